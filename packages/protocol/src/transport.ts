@@ -1,0 +1,115 @@
+/**
+ * The transport seam. Transports never import a runtime and runtimes never import a transport; both meet here.
+ *
+ * In MCP 2026-07-28 every exchange is a client request answered by one response, optionally preceded by
+ * notifications scoped to that request (progress on a `tools/call`, the ack and notifications of a
+ * `subscriptions/listen`). So the server side is one function, {@link MessageHandler}, and the client side is
+ * {@link ClientTransport.request} with a per-request notification callback.
+ *
+ * The message types here are structural (plain JSON-RPC objects) so this file has no dependency on the schemas;
+ * the schemas in this package validate the same shapes.
+ */
+
+/** A JSON-RPC id. */
+export type TransportRequestId = string | number;
+
+/** A JSON-RPC 2.0 request as it travels. */
+export interface TransportRequest {
+  readonly jsonrpc: '2.0';
+  readonly id: TransportRequestId;
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/** A JSON-RPC 2.0 notification as it travels. */
+export interface TransportNotification {
+  readonly jsonrpc: '2.0';
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/** A JSON-RPC 2.0 response (result or error) as it travels. `id` is null only for errors on unparseable input. */
+export type TransportResponse =
+  | { readonly jsonrpc: '2.0'; readonly id: TransportRequestId; readonly result: { readonly [key: string]: unknown } }
+  | {
+      readonly jsonrpc: '2.0';
+      readonly id: TransportRequestId | null;
+      readonly error: { readonly code: number; readonly message: string; readonly data?: unknown };
+    };
+
+/**
+ * What a server transport knows about one inbound message, handed to the runtime with it.
+ *
+ * Ownership: the transport creates the context and owns `signal`; it aborts the signal when the request is
+ * cancelled (`notifications/cancelled`), when the connection that carried it closes, or on shutdown.
+ */
+export interface RequestContext {
+  /**
+   * The authenticated principal (e.g. a token subject), or undefined on unauthenticated transports. Tasks are
+   * bound to it: a task created by one principal is invisible to every other.
+   */
+  readonly principal?: string;
+  /** Inbound HTTP headers, lower-cased names, when the transport has headers (Streamable HTTP). */
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Sends a notification scoped to this request (progress, log messages, a listen stream's ack and
+   * notifications). Delivered before the response, in call order. Calls after the response are dropped.
+   */
+  notify(notification: TransportNotification): void;
+  /** Aborted when the request is cancelled, its connection closes, or the transport shuts down. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The server runtime as transports see it: takes one parsed inbound message (anything `JSON.parse` produced; the
+ * runtime validates it) and resolves with the response to write, or undefined for notifications. Never rejects:
+ * every failure becomes a JSON-RPC error response.
+ *
+ * For `subscriptions/listen` the promise stays pending while the stream is open (notifications flow through
+ * `context.notify`) and resolves with the final listen result when the server ends it or `context.signal` aborts.
+ */
+export type MessageHandler = (message: unknown, context: RequestContext) => Promise<TransportResponse | undefined>;
+
+/** Options for one client request. */
+export interface ClientRequestOptions {
+  /** Aborting rejects the pending request locally and tells the server (`notifications/cancelled`, or closing the HTTP stream). */
+  readonly signal?: AbortSignal;
+  /** Receives notifications scoped to this request (progress; a listen stream's ack and notifications), in order. */
+  readonly onNotification?: (notification: TransportNotification) => void;
+}
+
+/**
+ * The client runtime as transports see it. A third-party transport implements this interface and nothing else.
+ *
+ * Ordering: notifications for a request are delivered to its `onNotification` before its promise resolves.
+ * Errors: transport failures reject with {@link TransportError}; JSON-RPC error responses resolve normally (the
+ * runtime turns them into protocol errors).
+ */
+export interface ClientTransport {
+  /** Sends one request and resolves with its response. */
+  request(message: TransportRequest, options?: ClientRequestOptions): Promise<TransportResponse>;
+  /** Sends one notification (e.g. `notifications/cancelled`); resolves once handed to the channel. */
+  notify(message: TransportNotification): Promise<void>;
+  /**
+   * Idempotent. Rejects every in-flight request with a `TransportError('closed')` and releases what the transport
+   * opened (sockets, child processes).
+   */
+  close(): Promise<void>;
+}
+
+/** Why a transport failed. Never serialized onto the wire; callers match on `code`. */
+export type TransportErrorCode = 'closed' | 'malformed_frame' | 'send_failed' | 'http_status' | 'timeout';
+
+/** A local transport failure (connection closed, child died, malformed frame). Not a JSON-RPC error. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  readonly code: TransportErrorCode;
+  /** HTTP status when `code` is `http_status`. */
+  readonly status: number | undefined;
+
+  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options?.status;
+  }
+}
