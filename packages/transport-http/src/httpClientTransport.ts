@@ -1,0 +1,200 @@
+import {
+  type ClientRequestOptions,
+  type ClientTransport,
+  TransportError,
+  type TransportNotification,
+  type TransportRequest,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
+import { encodeHeaderValue } from './headerValue.js';
+import { readSseEvents } from './readSseEvents.js';
+import { mcpNameField, PROTOCOL_VERSION_META_KEY } from './routingHeaders.js';
+import { ToolParamHeaders } from './toolParamHeaders.js';
+
+type HeaderSource =
+  | Readonly<Record<string, string>>
+  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+
+/** Options of {@link HttpClientTransport}. */
+export interface HttpClientTransportOptions {
+  /** The MCP endpoint. */
+  readonly url: string | URL;
+  /** A bearer token (or a function producing the current one), sent as `Authorization: Bearer …`. */
+  readonly token?: string | (() => string | undefined | Promise<string | undefined>);
+  /** Extra headers for every POST (or a function producing them per request). They cannot override MCP headers. */
+  readonly headers?: HeaderSource;
+  /** The fetch to use. Default: the global `fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`. Default `console.warn`. */
+  readonly warn?: (message: string) => void;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isResponseTo(value: unknown, id: TransportRequest['id']): value is TransportResponse {
+  return isRecord(value) && value.jsonrpc === '2.0' && value.id === id && ('result' in value || 'error' in value);
+}
+
+function isErrorResponse(value: unknown): value is TransportResponse {
+  return isRecord(value) && value.jsonrpc === '2.0' && isRecord(value.error) && typeof value.error.code === 'number';
+}
+
+/**
+ * The Streamable HTTP client transport (MCP 2026-07-28), built on `fetch` only, so it runs in Node 20+ and browsers.
+ *
+ * Every message is its own POST carrying `Accept: application/json, text/event-stream`, `Mcp-Method`, `Mcp-Name`
+ * where the method has one (Base64 sentinel when not header-safe), `MCP-Protocol-Version` from the message's
+ * `_meta`, and `Mcp-Param-*` for arguments annotated with `x-mcp-header` in the last `tools/list` seen through this
+ * transport (tools with invalid annotations are dropped from that result, as HTTP clients must).
+ *
+ * Responses: a JSON body, or an SSE stream whose notifications go to `onNotification` in order before the request
+ * resolves. A non-2xx status resolves with its JSON-RPC error body when it has one, and otherwise rejects with
+ * `TransportError('http_status')`. Aborting `options.signal` aborts the fetch (closing the stream, which is how
+ * HTTP cancels a request or ends a listen) and rejects with the signal's reason.
+ */
+export class HttpClientTransport implements ClientTransport {
+  readonly #url: string;
+  readonly #options: HttpClientTransportOptions;
+  readonly #fetch: typeof fetch;
+  readonly #inFlight = new Set<AbortController>();
+  readonly #toolHeaders = new ToolParamHeaders();
+  #closed = false;
+
+  constructor(options: HttpClientTransportOptions) {
+    this.#url = String(options.url);
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
+    const response = await this.#exchange(message, options, async (res, signal) => {
+      const type = res.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream') && res.body !== null && res.ok) {
+        return this.#readStream(res.body, message.id, options.onNotification, signal);
+      }
+      const text = await res.text();
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      if (res.ok && isResponseTo(body, message.id)) return body;
+      if (!res.ok && isErrorResponse(body)) return body;
+      if (!res.ok)
+        throw new TransportError('http_status', `HTTP ${res.status} without a JSON-RPC error body`, {
+          status: res.status,
+        });
+      throw new TransportError('malformed_frame', `HTTP ${res.status} response is not a JSON-RPC response`);
+    });
+    return message.method === 'tools/list' ? this.#filterTools(response) : response;
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    await this.#exchange(message, {}, async (res) => {
+      await res.body?.cancel();
+      if (!res.ok)
+        throw new TransportError('http_status', `HTTP ${res.status} for a notification`, { status: res.status });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new TransportError('closed', 'Transport closed');
+    for (const controller of this.#inFlight) controller.abort(error);
+    this.#inFlight.clear();
+  }
+
+  /** POSTs one message with its headers and hands the response to `read`, owning abort and cleanup. */
+  async #exchange<T>(
+    message: TransportRequest | TransportNotification,
+    options: ClientRequestOptions,
+    read: (res: Response, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (this.#closed) throw new TransportError('closed', 'Transport closed');
+    const userSignal = options.signal;
+    userSignal?.throwIfAborted();
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(userSignal?.reason);
+    userSignal?.addEventListener('abort', onAbort, { once: true });
+    this.#inFlight.add(controller);
+    try {
+      const headers = await this.#headers(message);
+      let res: Response;
+      try {
+        res = await this.#fetch(this.#url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(message),
+          signal: controller.signal,
+        });
+      } catch (cause) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        throw new TransportError('send_failed', `POST ${this.#url} failed`, { cause });
+      }
+      try {
+        return await read(res, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        throw error;
+      }
+    } finally {
+      userSignal?.removeEventListener('abort', onAbort);
+      this.#inFlight.delete(controller);
+    }
+  }
+
+  async #headers(message: TransportRequest | TransportNotification): Promise<Record<string, string>> {
+    const { headers: extra, token } = this.#options;
+    const base = typeof extra === 'function' ? await extra() : extra;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(base ?? {})) headers[name.toLowerCase()] = value;
+    const bearer = typeof token === 'function' ? await token() : token;
+    if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+    headers.accept = 'application/json, text/event-stream';
+    headers['content-type'] = 'application/json';
+    headers['mcp-method'] = message.method;
+    const params = message.params;
+    const version = isRecord(params?._meta) ? params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    if (typeof version === 'string') headers['mcp-protocol-version'] = version;
+    const nameField = mcpNameField(message.method);
+    const name = nameField === undefined ? undefined : params?.[nameField];
+    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+    if (message.method === 'tools/call' && typeof name === 'string') {
+      for (const [header, value] of this.#toolHeaders.headersFor(name, params?.arguments)) headers[header] = value;
+    }
+    return headers;
+  }
+
+  async #readStream(
+    body: ReadableStream<Uint8Array>,
+    id: TransportRequest['id'],
+    onNotification: ClientRequestOptions['onNotification'],
+    signal: AbortSignal,
+  ): Promise<TransportResponse> {
+    for await (const data of readSseEvents(body)) {
+      let message: unknown;
+      try {
+        message = JSON.parse(data);
+      } catch (cause) {
+        throw new TransportError('malformed_frame', 'SSE event is not valid JSON', { cause });
+      }
+      if (isResponseTo(message, id)) return message;
+      // Only notifications may precede the response; a server request on the stream is a protocol violation.
+      if (isRecord(message) && typeof message.method === 'string' && !('id' in message)) {
+        if (!signal.aborted) onNotification?.(message as unknown as TransportNotification);
+      }
+    }
+    throw new TransportError('closed', 'The SSE stream ended before the response');
+  }
+
+  #filterTools(response: TransportResponse): TransportResponse {
+    if (!('result' in response) || !Array.isArray(response.result.tools)) return response;
+    const tools = response.result.tools as readonly unknown[];
+    const kept = this.#toolHeaders.observe(tools, this.#options.warn ?? ((m) => console.warn(m)));
+    return kept === tools ? response : { ...response, result: { ...response.result, tools: kept } };
+  }
+}

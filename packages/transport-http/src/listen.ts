@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MessageHandler } from '@mcp-tasks/protocol';
+import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
+
+/** Options of {@link listen}. */
+export interface ListenOptions extends HttpHandlerOptions {
+  /** TCP port; 0 picks a free one. Default 0. */
+  readonly port?: number;
+  /** Interface to bind. Default `127.0.0.1` (local servers SHOULD bind to localhost only). */
+  readonly host?: string;
+  /** The MCP endpoint path; other paths get 404. Default `/mcp`. */
+  readonly path?: string;
+}
+
+/** A running server started by {@link listen}. */
+export interface HttpServerHandle {
+  readonly server: Server;
+  /** The endpoint URL, with the actual port. */
+  readonly url: URL;
+  /**
+   * Stops accepting connections and closes the open ones, which ends their streams and aborts their in-flight
+   * requests. Idempotent; resolves when the server is closed.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a node:http server with the MCP endpoint at `path`. Resolves once it is listening.
+ */
+export function listen(handler: MessageHandler, options: ListenOptions = {}): Promise<HttpServerHandle> {
+  const path = options.path ?? '/mcp';
+  const host = options.host ?? '127.0.0.1';
+  const endpoint = createHttpHandler(handler, options);
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    if ((query === -1 ? url : url.slice(0, query)) === path) return endpoint(req, res);
+    res.writeHead(404, { 'content-length': 0 });
+    res.end();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const urlHost = host.includes(':') ? `[${host}]` : host;
+      let closing: Promise<void> | undefined;
+      resolve({
+        server,
+        url: new URL(`http://${urlHost}:${port}${path}`),
+        close: () => {
+          closing ??= new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}
