@@ -1,1 +1,38 @@
-export {};
+export type { ClassifiedResult } from './classifyResult.js';
+export { classifyResult } from './classifyResult.js';
+export { buildClientCapabilities } from './clientCapabilities.js';
+export type { Clock } from './clock.js';
+export { systemClock } from './clock.js';
+export type { McpClientErrorCode } from './errors.js';
+export {
+  InputHandlerError,
+  InvalidResponseError,
+  McpClientError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+  TaskStuckError,
+} from './errors.js';
+export type {
+  ElicitationHandler,
+  InputContext,
+  InputHandlers,
+  RootsHandler,
+  SamplingHandler,
+} from './inputResolver.js';
+export { McpClient } from './mcpClient.js';
+export type {
+  CallOptions,
+  CallToolOptions,
+  McpClientOptions,
+  RawCallOptions,
+  RawCallToolResult,
+  TaskSupportOptions,
+} from './mcpClientOptions.js';
+export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskStatusListener } from './taskDriver.js';
+export { driveTask } from './taskDriver.js';
+export type { TaskJournal, TaskJournalEntry } from './taskJournal.js';
+export { InMemoryTaskJournal } from './taskJournal.js';
+export type { PollingOptions, ResolvedPollingOptions, TrackedTaskState, TrackerDecision } from './taskTracker.js';
+export { pollDelay, resolvePollingOptions, TaskTracker, TERMINAL_STATUSES } from './taskTracker.js';

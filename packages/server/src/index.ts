@@ -1,1 +1,35 @@
-export {};
+/**
+ * @mcp-tasks/server: a transport-agnostic, stateless MCP 2026-07-28 server runtime with the complete Tasks
+ * extension. `new McpServer(options).handle` is the `MessageHandler` every transport adapts.
+ */
+
+export type { SchemaInput } from './jsonSchema.js';
+export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
+export type { LogLevel } from './logLevels.js';
+export { decodeHeaderValue } from './mcpParamHeaders.js';
+export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
+export { McpServer } from './mcpServer.js';
+export type { InputRequest } from './mrtr.js';
+export { InputRequired } from './mrtr.js';
+export type {
+  Completer,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptResult,
+} from './promptRegistry.js';
+export type { RequestStateBinding } from './requestState.js';
+export { RequestStateSigner } from './requestState.js';
+export type {
+  ReadResult,
+  ResourceDefinition,
+  ResourceMetadata,
+  ResourceTemplateDefinition,
+} from './resourceRegistry.js';
+export type {
+  HandlerContext,
+  InputKind,
+  MrtrInfo,
+  RequestInfo,
+  ToolContext,
+} from './toolContext.js';
+export type { TaskSupport, ToolArgs, ToolDefinition, ToolResult } from './toolRegistry.js';

@@ -1,1 +1,28 @@
-export {};
+export type { InMemoryTaskStoreOptions } from './inMemoryTaskStore.js';
+export { InMemoryTaskStore } from './inMemoryTaskStore.js';
+export type {
+  CreateTaskOptions,
+  InputRequest,
+  InputResponse,
+  InputResponses,
+  JsonObject,
+  RequestInputResult,
+  ResolveInputsResult,
+  SwapResult,
+  SweepStats,
+  TaskError,
+  TaskEvent,
+  TaskListener,
+  TaskOwner,
+  TaskRecord,
+  TaskRecordPatch,
+  TaskStatus,
+  TaskStore,
+  TaskStoreLimits,
+  TerminalResult,
+  TerminalStatus,
+  Unsubscribe,
+} from './taskStore.js';
+export { isTerminalStatus } from './taskStore.js';
+export type { TaskStoreErrorCode } from './taskStoreError.js';
+export { isTaskStoreError, TaskStoreError } from './taskStoreError.js';

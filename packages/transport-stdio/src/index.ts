@@ -1,1 +1,10 @@
-export {};
+export type { LineSplitterOptions } from './lineSplitter.js';
+export { LineSplitter } from './lineSplitter.js';
+export type { PendingRequestsOptions } from './pendingRequests.js';
+export { PendingRequests } from './pendingRequests.js';
+export type { ServerSessionOptions } from './serverSession.js';
+export { ServerSession } from './serverSession.js';
+export type { ChildExit, StdioClientTransportOptions } from './stdioClientTransport.js';
+export { StdioClientTransport } from './stdioClientTransport.js';
+export type { StdioServerTransportOptions } from './stdioServerTransport.js';
+export { DEFAULT_MAX_LINE_BYTES, StdioServerTransport, serveStdio } from './stdioServerTransport.js';
