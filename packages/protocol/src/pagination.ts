@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { RequestParamsSchema, ResultSchema } from './meta.js';
+
+/** An opaque pagination cursor. */
+export const CursorSchema = z.string();
+/** An opaque pagination cursor. */
+export type Cursor = z.infer<typeof CursorSchema>;
+
+/** Params of a list request: the per-request `_meta` and an optional cursor. */
+export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+/** Params of a list request. */
+export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
+
+/** A page of a list result. */
+export const PaginatedResultSchema = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+/** A page of a list result. */
+export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;
+
+/** Who may reuse a cached result: only this principal (`private`) or anyone (`public`). */
+export const CacheScopeSchema = z.enum(['private', 'public']);
+/** A cache scope. */
+export type CacheScope = z.infer<typeof CacheScopeSchema>;
+
+/**
+ * A result with caching hints: `ttlMs` (how long it stays fresh, integer >= 0) and `cacheScope`. Required on
+ * complete results of cacheable methods; unrelated to a task's `ttlMs`.
+ */
+export const CacheableResultSchema = ResultSchema.extend({
+  ttlMs: z.int().min(0),
+  cacheScope: CacheScopeSchema,
+});
+/** A result with caching hints. */
+export type CacheableResult = z.infer<typeof CacheableResultSchema>;

@@ -1,0 +1,34 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { readSpecJson } from './specPaths.js';
+
+const CORE_ID = 'mcp-core-2026-07-28';
+const tasksSchema = readSpecJson('tasks-extension/schema.json') as { $id: string };
+
+// Formats (uri, byte) are annotations here: the spec's schema is validated structurally, like the conformance suite.
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+ajv.addSchema(readSpecJson('2026-07-28/schema/schema.json') as object, CORE_ID);
+ajv.addSchema(tasksSchema);
+
+const cache = new Map<string, ValidateFunction>();
+
+function validator(ref: string): ValidateFunction {
+  let fn = cache.get(ref);
+  if (!fn) {
+    fn = ajv.getSchema(ref);
+    if (!fn) throw new Error(`no JSON schema at ${ref}`);
+    cache.set(ref, fn);
+  }
+  return fn;
+}
+
+/** Validates `value` against a `$defs` entry of the core 2026-07-28 schema; returns the errors (empty when valid). */
+export function coreErrors(def: string, value: unknown): string[] {
+  const fn = validator(`${CORE_ID}#/$defs/${def}`);
+  return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/** Validates `value` against a `$defs` entry of the Tasks extension schema; returns the errors (empty when valid). */
+export function tasksErrors(def: string, value: unknown): string[] {
+  const fn = validator(`${tasksSchema.$id}#/$defs/${def}`);
+  return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
