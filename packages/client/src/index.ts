@@ -30,9 +30,14 @@ export type {
   RawCallToolResult,
   TaskSupportOptions,
 } from './mcpClientOptions.js';
+export type { RawResult } from './rpcClient.js';
 export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskStatusListener } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';
 export type { TaskJournal, TaskJournalEntry } from './taskJournal.js';
 export { InMemoryTaskJournal } from './taskJournal.js';
+export type { ListeningObserverOptions, OpenListenStream } from './taskListener.js';
+export { listeningObserver } from './taskListener.js';
+export type { TaskStatusStream } from './taskStatusStream.js';
+export { taskStatusStream } from './taskStatusStream.js';
 export type { PollingOptions, ResolvedPollingOptions, TrackedTaskState, TrackerDecision } from './taskTracker.js';
 export { pollDelay, resolvePollingOptions, TaskTracker, TERMINAL_STATUSES } from './taskTracker.js';

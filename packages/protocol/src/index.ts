@@ -110,6 +110,7 @@ export {
   UnsupportedProtocolVersionDataSchema,
   UnsupportedProtocolVersionErrorSchema,
 } from './errors.js';
+export { decodeHeaderValue, encodeHeaderValue } from './headerValue.js';
 export type { BaseMetadata, Icon, Icons, Implementation } from './implementation.js';
 export { BaseMetadataSchema, IconSchema, IconsSchema, ImplementationSchema } from './implementation.js';
 export type { JSONArray, JSONObject, JSONValue, MetaObject } from './json.js';
@@ -208,6 +209,8 @@ export {
   PaginatedRequestParamsSchema,
   PaginatedResultSchema,
 } from './pagination.js';
+export type { ParamHeader } from './paramHeaders.js';
+export { collectParamHeaders } from './paramHeaders.js';
 export type {
   GetPromptRequest,
   GetPromptRequestParams,

@@ -6,7 +6,6 @@
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
 export type { LogLevel } from './logLevels.js';
-export { decodeHeaderValue } from './mcpParamHeaders.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';
 export type { InputRequest } from './mrtr.js';

@@ -1,4 +1,4 @@
-export type { InMemoryTaskStoreOptions } from './inMemoryTaskStore.js';
+export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
 export type {
   CreateTaskOptions,

@@ -10,33 +10,22 @@
  * Ownership: every call names the owner. A task owned by someone else looks exactly like an unknown or expired one.
  */
 
-// The payload types below are the wire shapes of `@mcp-tasks/protocol` (`InputRequest`, `InputResponse`, `Error`,
-// `TaskStatus`), declared locally until the protocol package exports them.
+import type {
+  Error as JsonRpcError,
+  InputRequest,
+  InputResponse,
+  InputResponses,
+  TaskStatus,
+} from '@mcp-tasks/protocol';
 
-/** Task lifecycle status (wire name `TaskStatus`). */
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+// The wire payload types come from the protocol package; re-exported so store users need one import.
+export type { InputRequest, InputResponse, InputResponses, TaskStatus };
 
-/** An opaque JSON object (a `CallToolResult`, an `ElicitResult`, …). Stored deep-frozen, never copied. */
+/** An opaque JSON object (a `CallToolResult`, request metadata, …). Stored deep-frozen, never copied. */
 export type JsonObject = { readonly [key: string]: unknown };
 
-/** A server→client request embedded in `inputRequests` (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
-export interface InputRequest {
-  readonly method: string;
-  readonly params?: JsonObject;
-}
-
-/** The client's answer to one input request (an `ElicitResult`, `CreateMessageResult` or `ListRootsResult`). */
-export type InputResponse = JsonObject;
-
-/** Answers keyed by input request key, as carried by `tasks/update` `inputResponses`. */
-export type InputResponses = { readonly [key: string]: InputResponse };
-
-/** The JSON-RPC error object stored on a `failed` task. */
-export interface TaskError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
+/** The JSON-RPC error object (wire `Error`) stored on a `failed` task. */
+export type TaskError = JsonRpcError;
 
 /** Who owns a task: the authenticated principal, or a fixed value for unauthenticated transports. */
 export type TaskOwner = string;

@@ -1,12 +1,12 @@
 import {
   type ClientRequestOptions,
   type ClientTransport,
+  encodeHeaderValue,
   TransportError,
   type TransportNotification,
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { encodeHeaderValue } from './headerValue.js';
 import { readSseEvents } from './readSseEvents.js';
 import { mcpNameField, PROTOCOL_VERSION_META_KEY } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';

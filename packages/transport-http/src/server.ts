@@ -4,7 +4,6 @@ export {
   type HttpHandler,
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
-export { decodeHeaderValue, encodeHeaderValue } from './headerValue.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export type { OriginGuardOptions } from './originGuard.js';

@@ -1,4 +1,4 @@
-import { decodeHeaderValue } from './headerValue.js';
+import { decodeHeaderValue } from '@mcp-tasks/protocol';
 import { CLIENT_CAPABILITIES_META_KEY, mcpNameField, PROTOCOL_VERSION_META_KEY } from './routingHeaders.js';
 
 /** Lower-cased inbound headers, as node:http provides them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectParamHeaders } from '../src/client.js';
+import { collectParamHeaders } from '../src/index.js';
 
 const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHeaderValue, encodeHeaderValue } from '../src/client.js';
+import { decodeHeaderValue, encodeHeaderValue } from '../src/index.js';
 
 describe('encodeHeaderValue (streamable-http.mdx "Value Encoding")', () => {
   it.each([

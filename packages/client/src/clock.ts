@@ -1,0 +1,35 @@
+/**
+ * The time source the client's scheduling runs on. Injectable so polling logic is testable with fake timers or a
+ * hand-driven clock, and so nothing in the client reaches for globals it cannot control.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch, comparable with `Date.parse` of server timestamps. */
+  now(): number;
+  /**
+   * Resolves after `ms` milliseconds. Rejects with `signal.reason` as soon as `signal` aborts (immediately if it
+   * already has), and clears its timer so an aborted sleep keeps nothing alive.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The default clock: `Date.now` and `setTimeout` (both honoured by `vi.useFakeTimers`). */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep(ms, signal) {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  },
+};

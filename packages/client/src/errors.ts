@@ -1,0 +1,126 @@
+/**
+ * Local client errors. JSON-RPC error responses surface as `ProtocolError` (from `@mcp-tasks/protocol`) and
+ * transport failures as `TransportError`; everything the client itself concludes is one of these, matched on
+ * `code`. None of them is ever sent on the wire.
+ */
+import type { ProtocolError } from '@mcp-tasks/protocol';
+
+/** Why a client operation failed locally. */
+export type McpClientErrorCode =
+  | 'invalid_response'
+  | 'task_failed'
+  | 'task_cancelled'
+  | 'task_not_found'
+  | 'task_expired'
+  | 'task_stuck'
+  | 'input_handler_failed';
+
+/** Base class of every local client error. */
+export class McpClientError extends Error {
+  override readonly name: string = 'McpClientError';
+  readonly code: McpClientErrorCode;
+
+  constructor(code: McpClientErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+/**
+ * The server answered with something the protocol does not allow here: not JSON-RPC, a wrong id, a result that
+ * fails its schema, an unknown `resultType` (C5), or a `task` result the request could not receive (C4).
+ */
+export class InvalidResponseError extends McpClientError {
+  override readonly name = 'InvalidResponseError';
+  /** The method of the request the response answered. */
+  readonly method: string;
+
+  constructor(method: string, message: string, options?: { cause?: unknown }) {
+    super('invalid_response', `Invalid response to ${method}: ${message}`, options);
+    this.method = method;
+  }
+}
+
+/** The task ended `failed`; `error` is the JSON-RPC error of the original call (C19). */
+export class TaskFailedError extends McpClientError {
+  override readonly name = 'TaskFailedError';
+  readonly taskId: string;
+  readonly error: ProtocolError;
+  readonly statusMessage: string | undefined;
+
+  constructor(taskId: string, error: ProtocolError, statusMessage?: string) {
+    super('task_failed', `Task ${taskId} failed: ${statusMessage ?? error.message}`, { cause: error });
+    this.taskId = taskId;
+    this.error = error;
+    this.statusMessage = statusMessage;
+  }
+}
+
+/** The task ended `cancelled` (by the server, or by a cancel that was not ours to report as an abort). */
+export class TaskCancelledError extends McpClientError {
+  override readonly name = 'TaskCancelledError';
+  readonly taskId: string;
+  readonly statusMessage: string | undefined;
+
+  constructor(taskId: string, statusMessage?: string) {
+    super('task_cancelled', `Task ${taskId} was cancelled${statusMessage ? `: ${statusMessage}` : ''}`);
+    this.taskId = taskId;
+    this.statusMessage = statusMessage;
+  }
+}
+
+/** `tasks/get` answered `-32602`: the task does not exist, expired or was purged (C20). `cause` is that error. */
+export class TaskNotFoundError extends McpClientError {
+  override readonly name = 'TaskNotFoundError';
+  readonly taskId: string;
+
+  constructor(taskId: string, cause: ProtocolError) {
+    super('task_not_found', `Task ${taskId} not found or expired: ${cause.message}`, { cause });
+    this.taskId = taskId;
+  }
+}
+
+/** `createdAt + ttlMs` passed with no terminal status (C9); the client stopped driving the task. */
+export class TaskExpiredError extends McpClientError {
+  override readonly name = 'TaskExpiredError';
+  readonly taskId: string;
+
+  constructor(taskId: string, createdAt: string, ttlMs: number) {
+    super('task_expired', `Task ${taskId} passed its TTL (created ${createdAt}, ttl ${ttlMs} ms) without finishing`);
+    this.taskId = taskId;
+  }
+}
+
+/**
+ * The task stayed in `input_required` for `polls` consecutive observations with every request already answered.
+ * The client sent a best-effort `tasks/cancel` before throwing this.
+ */
+export class TaskStuckError extends McpClientError {
+  override readonly name = 'TaskStuckError';
+  readonly taskId: string;
+  readonly polls: number;
+
+  constructor(taskId: string, polls: number) {
+    super('task_stuck', `Task ${taskId} made no progress in input_required after ${polls} polls; cancelled it`);
+    this.taskId = taskId;
+    this.polls = polls;
+  }
+}
+
+/**
+ * An input request could not be answered: no handler is registered for its method, or a sampling/roots handler
+ * threw (those result types have no way to decline). `cause` is the handler's error, if any.
+ */
+export class InputHandlerError extends McpClientError {
+  override readonly name = 'InputHandlerError';
+  /** The `inputRequests` key. */
+  readonly key: string;
+  /** The input request's method, e.g. `sampling/createMessage`. */
+  readonly method: string;
+
+  constructor(key: string, method: string, message: string, options?: { cause?: unknown }) {
+    super('input_handler_failed', `Input request ${key} (${method}): ${message}`, options);
+    this.key = key;
+    this.method = method;
+  }
+}

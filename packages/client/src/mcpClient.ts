@@ -1,0 +1,323 @@
+/**
+ * `McpClient`: the runtime-neutral MCP 2026-07-28 client with the Tasks extension. It talks to a server only
+ * through a `ClientTransport`.
+ */
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ClientCapabilities,
+  type ClientTransport,
+  type CompleteRequestParams,
+  type CompleteResult,
+  CompleteResultSchema,
+  type CreateTaskResult,
+  type DetailedTask,
+  type DiscoverResult,
+  DiscoverResultSchema,
+  type GetPromptResult,
+  GetPromptResultSchema,
+  GetTaskResultSchema,
+  type InputResponses,
+  LATEST_PROTOCOL_VERSION,
+  type ListPromptsResult,
+  ListPromptsResultSchema,
+  type ListResourcesResult,
+  ListResourcesResultSchema,
+  type ListResourceTemplatesResult,
+  ListResourceTemplatesResultSchema,
+  type ListToolsResult,
+  ListToolsResultSchema,
+  ProtocolError,
+  type ReadResourceResult,
+  ReadResourceResultSchema,
+  type Tool,
+} from '@mcp-tasks/protocol';
+import type { z } from 'zod';
+import { classifyResult } from './classifyResult.js';
+import { buildClientCapabilities } from './clientCapabilities.js';
+import { type Clock, systemClock } from './clock.js';
+import { InvalidResponseError } from './errors.js';
+import type { InputHandlers } from './inputResolver.js';
+import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
+import type {
+  CallOptions,
+  CallToolOptions,
+  McpClientOptions,
+  RawCallOptions,
+  RawCallToolResult,
+} from './mcpClientOptions.js';
+import { normaliseCacheHints, ResultCache } from './resultCache.js';
+import { type RawResult, RpcClient } from './rpcClient.js';
+import { driveTask, type TaskOperations } from './taskDriver.js';
+import type { TaskJournal } from './taskJournal.js';
+import { listeningObserver } from './taskListener.js';
+import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
+
+type Params = Readonly<Record<string, unknown>>;
+
+/**
+ * An MCP client. Every request is self-describing (protocol version, capabilities and client info in `_meta`),
+ * so the client holds no session; the only state it keeps is the negotiated version, the result cache and the
+ * journal. Methods may be called concurrently.
+ */
+export class McpClient {
+  readonly #rpc: RpcClient;
+  readonly #transport: ClientTransport;
+  readonly #handlers: InputHandlers;
+  readonly #capabilities: ClientCapabilities;
+  readonly #tasksEnabled: boolean;
+  readonly #polling: ResolvedPollingOptions;
+  readonly #journal: TaskJournal | undefined;
+  readonly #listen: boolean;
+  readonly #clock: Clock;
+  readonly #cache: ResultCache | undefined;
+  readonly #maxInputRounds: number;
+
+  constructor(options: McpClientOptions) {
+    const tasks = options.tasks ?? true;
+    const taskOptions = typeof tasks === 'object' ? tasks : {};
+    this.#transport = options.transport;
+    this.#handlers = options.handlers ?? {};
+    this.#tasksEnabled = tasks !== false;
+    this.#capabilities = Object.freeze(
+      buildClientCapabilities(this.#handlers, this.#tasksEnabled, options.capabilities),
+    );
+    this.#polling = resolvePollingOptions(taskOptions);
+    this.#journal = taskOptions.journal;
+    this.#listen = taskOptions.listen ?? false;
+    this.#clock = options.clock ?? systemClock;
+    this.#cache = options.cache === false ? undefined : new ResultCache(this.#clock);
+    this.#maxInputRounds = options.maxInputRounds ?? 10;
+    this.#rpc = new RpcClient({
+      transport: options.transport,
+      clientInfo: options.clientInfo,
+      protocolVersions: options.protocolVersions ?? [LATEST_PROTOCOL_VERSION],
+      onNotification: (notification) => this.#cache?.invalidate(notification),
+    });
+  }
+
+  /** The capabilities every request declares. */
+  get capabilities(): ClientCapabilities {
+    return this.#capabilities;
+  }
+
+  /** The protocol version requests currently declare (changes after a `-32022` retry). */
+  get protocolVersion(): string {
+    return this.#rpc.protocolVersion;
+  }
+
+  /** One page of `tools/list` (cached per `ttlMs`). */
+  async listTools(cursor?: string, options: CallOptions = {}): Promise<ListToolsResult> {
+    const result = await this.request('tools/list', cursor === undefined ? {} : { cursor }, options);
+    return parse('tools/list', ListToolsResultSchema, result);
+  }
+
+  /** Every tool, following `nextCursor` to the end. */
+  async listAllTools(options: CallOptions = {}): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.listTools(cursor, options);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  /**
+   * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose (C3): a direct result,
+   * MRTR rounds answered by the handlers (C22), or a task driven to its end by polling. A `completed` task gives
+   * its result even with `isError: true` (C19); other outcomes reject with the typed errors of `driveTask`.
+   */
+  async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const outcome = await this.#rounds('tools/call', { name, arguments: args }, options.signal);
+    if (outcome.kind === 'complete') return parse('tools/call', CallToolResultSchema, outcome.result);
+    const taskId = outcome.task.taskId;
+    await this.#journal?.add({
+      taskId,
+      method: 'tools/call',
+      name,
+      arguments: args,
+      recordedAt: new Date(this.#clock.now()).toISOString(),
+    });
+    return this.#drive(taskId, outcome.task, options);
+  }
+
+  /**
+   * Drives an existing task (e.g. one listed by the journal after a restart) to its end exactly as `callTool`
+   * would, starting with an immediate `tasks/get`.
+   */
+  resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
+    return this.#drive(taskId, undefined, options);
+  }
+
+  /** Sends one `tools/call` and returns what came back, without answering input or driving a task. */
+  async callToolRaw(name: string, args: Params = {}, options: RawCallOptions = {}): Promise<RawCallToolResult> {
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
+    if (options.requestState !== undefined) params.requestState = options.requestState;
+    const classified = classifyResult(
+      'tools/call',
+      await this.#send('tools/call', params, options.signal),
+      this.#tasksEnabled,
+    );
+    if (classified.kind !== 'complete') return classified;
+    return { kind: 'complete', result: parse('tools/call', CallToolResultSchema, classified.result) };
+  }
+
+  /** `tasks/get`: the task's current state. `-32602` (not found or expired) rejects as a `ProtocolError`. */
+  async getTask(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
+    const result = await this.request('tasks/get', { taskId }, options);
+    return parse('tasks/get', GetTaskResultSchema, result);
+  }
+
+  /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state (C15). */
+  async updateTask(taskId: string, inputResponses: InputResponses, options: CallOptions = {}): Promise<void> {
+    await this.request('tasks/update', { taskId, inputResponses }, options);
+  }
+
+  /** `tasks/cancel`: asks the server to cancel. The task may still end otherwise (C17). */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.request('tasks/cancel', { taskId }, options);
+  }
+
+  /** `server/discover`: versions, capabilities and instructions (cached per `ttlMs`). */
+  async discover(options: CallOptions = {}): Promise<DiscoverResult> {
+    return parse('server/discover', DiscoverResultSchema, await this.request('server/discover', {}, options));
+  }
+
+  /** One page of `prompts/list` (cached per `ttlMs`). */
+  async listPrompts(cursor?: string, options: CallOptions = {}): Promise<ListPromptsResult> {
+    const result = await this.request('prompts/list', cursor === undefined ? {} : { cursor }, options);
+    return parse('prompts/list', ListPromptsResultSchema, result);
+  }
+
+  /** `prompts/get`, answering MRTR rounds with the handlers. */
+  async getPrompt(
+    name: string,
+    args?: Readonly<Record<string, string>>,
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
+    const result = await this.request(
+      'prompts/get',
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+    );
+    return parse('prompts/get', GetPromptResultSchema, result);
+  }
+
+  /** One page of `resources/list` (cached per `ttlMs`). */
+  async listResources(cursor?: string, options: CallOptions = {}): Promise<ListResourcesResult> {
+    const result = await this.request('resources/list', cursor === undefined ? {} : { cursor }, options);
+    return parse('resources/list', ListResourcesResultSchema, result);
+  }
+
+  /** One page of `resources/templates/list` (cached per `ttlMs`). */
+  async listResourceTemplates(cursor?: string, options: CallOptions = {}): Promise<ListResourceTemplatesResult> {
+    const result = await this.request('resources/templates/list', cursor === undefined ? {} : { cursor }, options);
+    return parse('resources/templates/list', ListResourceTemplatesResultSchema, result);
+  }
+
+  /** `resources/read`, answering MRTR rounds; cached per `ttlMs` unless it took a retry. */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    const result = await this.request('resources/read', { uri }, options);
+    return parse('resources/read', ReadResourceResultSchema, result);
+  }
+
+  /** `completion/complete`: argument autocompletion. */
+  async complete(params: Omit<CompleteRequestParams, '_meta'>, options: CallOptions = {}): Promise<CompleteResult> {
+    return parse(
+      'completion/complete',
+      CompleteResultSchema,
+      await this.request('completion/complete', params, options),
+    );
+  }
+
+  /**
+   * Sends any request with the envelope and resolves with its `complete` result, checked only for its shape as a
+   * result (the typed methods validate against the method's schema). `input_required` on an MRTR method is
+   * answered by the handlers; a `task` result rejects as an invalid response (use `callTool`). Cacheable methods
+   * are served from and stored in the cache, except results that took an MRTR retry.
+   */
+  async request(method: string, params: Params = {}, options: CallOptions = {}): Promise<RawResult> {
+    const cached = this.#cache?.get(method, params);
+    if (cached !== undefined) return cached;
+    let outcome: RoundsOutcome;
+    try {
+      outcome = await this.#rounds(method, params, options.signal);
+    } catch (error) {
+      // A rejected cursor means the cached pages may no longer line up: start the list afresh next time.
+      if (error instanceof ProtocolError && params.cursor !== undefined) this.#cache?.invalidateMethod(method);
+      throw error;
+    }
+    if (outcome.kind !== 'complete') throw new InvalidResponseError(method, 'unexpected task result');
+    const result = normaliseCacheHints(method, outcome.result);
+    if (!outcome.retried) this.#cache?.set(method, params, result);
+    return result;
+  }
+
+  /** Closes the transport. Idempotent. In-flight calls reject with the transport's error. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  #send(method: string, params: Params, signal: AbortSignal | undefined): Promise<RawResult> {
+    return this.#rpc.request(method, params, { capabilities: this.#capabilities, signal });
+  }
+
+  #rounds(method: string, params: Params, signal: AbortSignal | undefined): Promise<RoundsOutcome> {
+    return runInputRounds(method, params, {
+      send: (attempt) => this.#send(method, attempt, signal),
+      handlers: this.#handlers,
+      acceptsTask: this.#tasksEnabled,
+      maxRounds: this.#maxInputRounds,
+      signal,
+    });
+  }
+
+  #drive(taskId: string, seed: CreateTaskResult | undefined, options: CallToolOptions): Promise<CallToolResult> {
+    const operations: TaskOperations = {
+      get: (id, signal) => this.getTask(id, { signal }),
+      update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
+      cancel: (id) => this.cancelTask(id),
+    };
+    const observer = this.#listen
+      ? listeningObserver({
+          taskId,
+          open: (params, onNotification, onSend, signal) =>
+            this.#rpc.request('subscriptions/listen', params, {
+              capabilities: this.#capabilities,
+              signal,
+              onNotification,
+              onSend,
+            }),
+          poll: (signal) => this.getTask(taskId, { signal }),
+          clock: this.#clock,
+          safetyPollMs: this.#polling.maxIntervalMs,
+        })
+      : undefined;
+    return driveTask(taskId, seed, {
+      observer,
+      operations,
+      handlers: this.#handlers,
+      polling: this.#polling,
+      clock: this.#clock,
+      // The stored result is what tools/call would have returned; it may omit resultType like any result (C5).
+      parseResult: (result) => {
+        const classified = classifyResult('tasks/get', result as RawResult, false);
+        return parse('tasks/get', CallToolResultSchema, classified.kind === 'complete' ? classified.result : result);
+      },
+      signal: options.signal,
+      onStatus: options.onStatus,
+      journal: this.#journal,
+    });
+  }
+}
+
+/** Ingress validation: a result that fails its method's schema is an invalid response. */
+function parse<T>(method: string, schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw new InvalidResponseError(method, 'result does not match its schema', { cause: parsed.error });
+  return parsed.data;
+}

@@ -1,0 +1,75 @@
+/** The options and result types of `McpClient`. */
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  ClientTransport,
+  CreateTaskResult,
+  Implementation,
+  InputRequiredResult,
+  InputResponses,
+} from '@mcp-tasks/protocol';
+import type { Clock } from './clock.js';
+import type { InputHandlers } from './inputResolver.js';
+import type { TaskStatusListener } from './taskDriver.js';
+import type { TaskJournal } from './taskJournal.js';
+import type { PollingOptions } from './taskTracker.js';
+
+/** Task support settings: polling knobs plus where to journal pending tasks. */
+export interface TaskSupportOptions extends PollingOptions {
+  /** Records pending tasks so a restarted process can resume them (C8). */
+  readonly journal?: TaskJournal | undefined;
+  /**
+   * Also subscribe to each driven task with `subscriptions/listen` and take its states from `notifications/tasks`
+   * (C21). Polling continues while the stream is not live, and as a slow safety net (every `maxIntervalMs`) while
+   * it is. @default false
+   */
+  readonly listen?: boolean | undefined;
+}
+
+/** Options of {@link McpClient}. */
+export interface McpClientOptions {
+  /** The channel to the server. The client owns it from here on: `close()` closes it. */
+  readonly transport: ClientTransport;
+  /** Sent as `_meta["io.modelcontextprotocol/clientInfo"]` on every request. */
+  readonly clientInfo: Implementation;
+  /** Input handlers; each registered one is declared as a capability on every request. */
+  readonly handlers?: InputHandlers | undefined;
+  /** Declare and drive the Tasks extension (C1). @default true */
+  readonly tasks?: boolean | TaskSupportOptions | undefined;
+  /** Extra capabilities merged into the derived ones (e.g. `{ elicitation: { url: {} } }`). */
+  readonly capabilities?: ClientCapabilities | undefined;
+  /** Protocol versions spoken, most preferred first. @default [LATEST_PROTOCOL_VERSION] */
+  readonly protocolVersions?: readonly string[] | undefined;
+  /** MRTR rounds allowed for one call before it fails as an invalid response. @default 10 */
+  readonly maxInputRounds?: number | undefined;
+  /** Cache cacheable results per their `ttlMs`. @default true */
+  readonly cache?: boolean | undefined;
+  /** Time source for polling, TTLs and cache freshness. @default systemClock */
+  readonly clock?: Clock | undefined;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborting rejects the call with `signal.reason`; with a task in flight it first sends `tasks/cancel` (C16). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Options of {@link McpClient.callTool} and {@link McpClient.resumeTask}. */
+export interface CallToolOptions extends CallOptions {
+  /** Sees every observed task state, the seed first (only when the server chose a task). */
+  readonly onStatus?: TaskStatusListener | undefined;
+}
+
+/** Options of {@link McpClient.callToolRaw}: one request, nothing driven. */
+export interface RawCallOptions extends CallOptions {
+  /** Answers to a previous `input_required` result. */
+  readonly inputResponses?: InputResponses | undefined;
+  /** The previous `input_required` result's `requestState`, byte-identical. */
+  readonly requestState?: string | undefined;
+}
+
+/** What one `tools/call` request produced. */
+export type RawCallToolResult =
+  | { readonly kind: 'complete'; readonly result: CallToolResult }
+  | { readonly kind: 'input_required'; readonly result: InputRequiredResult }
+  | { readonly kind: 'task'; readonly task: CreateTaskResult };

@@ -1,0 +1,190 @@
+/**
+ * Drives one task from its seed to an outcome: observe (poll `tasks/get`, or notifications), answer input
+ * requests, give up when stuck or expired, cancel when the caller aborts. The decisions live in `TaskTracker`;
+ * this module only carries them out.
+ */
+import {
+  type DetailedTask,
+  ErrorCode,
+  ErrorSchema,
+  type InputRequest,
+  type InputResponses,
+  ProtocolError,
+  type Task,
+} from '@mcp-tasks/protocol';
+import type { Clock } from './clock.js';
+import {
+  InputHandlerError,
+  InvalidResponseError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+  TaskStuckError,
+} from './errors.js';
+import { type InputHandlers, resolveInputRequests } from './inputResolver.js';
+import type { TaskJournal } from './taskJournal.js';
+import { pollDelay, type ResolvedPollingOptions, TaskTracker } from './taskTracker.js';
+
+/** The three task methods, as the driver needs them. `McpClient` implements this over its transport. */
+export interface TaskOperations {
+  /** `tasks/get`; rejects with `ProtocolError` (e.g. `-32602`) or `InvalidResponseError`. */
+  get(taskId: string, signal?: AbortSignal): Promise<DetailedTask>;
+  /** `tasks/update` with `inputResponses`; resolves on the ack (which says nothing about task state, C15). */
+  update(taskId: string, inputResponses: InputResponses, signal?: AbortSignal): Promise<void>;
+  /** `tasks/cancel`; resolves on the ack. */
+  cancel(taskId: string): Promise<void>;
+}
+
+/**
+ * Where observed task states come from. The default polls `tasks/get` after `delayMs`; a notification source
+ * may resolve sooner. Either way the states are `DetailedTask`s with the same meaning (C21).
+ */
+export interface TaskObserver {
+  /** The next observed state; `delayMs` is when a poll would be due. Rejects with `signal.reason` on abort. */
+  next(delayMs: number, signal: AbortSignal): Promise<DetailedTask>;
+  /** Releases what the observer holds (e.g. a listen stream). Called once the drive ends, however it ends. */
+  close(): void;
+}
+
+/** A callback that sees every observed task state, the seed first. Exceptions it throws are ignored. */
+export type TaskStatusListener = (task: Task | DetailedTask) => void;
+
+/** Options of {@link driveTask}. */
+export interface DriveTaskOptions<R> {
+  readonly operations: TaskOperations;
+  readonly handlers: InputHandlers;
+  readonly polling: ResolvedPollingOptions;
+  readonly clock: Clock;
+  /** Validates a `completed` task's `result` as the original method's result (e.g. `CallToolResult`). */
+  readonly parseResult: (result: unknown) => R;
+  readonly signal?: AbortSignal | undefined;
+  readonly onStatus?: TaskStatusListener | undefined;
+  /** Removed from when the client stops driving the task for good (see `TaskJournal`). */
+  readonly journal?: TaskJournal | undefined;
+  /** Replaces plain polling (used for notifications). */
+  readonly observer?: TaskObserver | undefined;
+}
+
+/**
+ * Drives task `taskId` until it reaches an outcome, starting from `seed` (the `CreateTaskResult`; absent when
+ * resuming, then the first `tasks/get` happens at once), and resolves with the `completed` result (even
+ * when it has `isError: true`, C19). Rejects with `TaskFailedError`, `TaskCancelledError`, `TaskNotFoundError`
+ * (C20), `TaskExpiredError` (C9), `TaskStuckError`, `InputHandlerError`, `InvalidResponseError`, or the abort
+ * reason when `signal` aborts; stuck, expired, input failures and aborts first send a best-effort `tasks/cancel`
+ * (never `notifications/cancelled`, C16) and do not wait for the task to reach `cancelled` (C17).
+ * A seed in any status is handled; a non-`working` seed is followed up at once with `tasks/get` (decision 5, C23).
+ */
+export async function driveTask<R>(taskId: string, seed: Task | undefined, options: DriveTaskOptions<R>): Promise<R> {
+  const { operations, clock, polling, journal } = options;
+  const signal = options.signal ?? new AbortController().signal;
+  const observer: TaskObserver = options.observer ?? {
+    async next(delayMs, s) {
+      await clock.sleep(delayMs, s);
+      return operations.get(taskId, s);
+    },
+    close: () => undefined,
+  };
+  const tracker = new TaskTracker(polling);
+  if (seed) notify(options.onStatus, seed);
+  let delayMs = seed?.status === 'working' ? pollDelay(seed, polling) : 0;
+  try {
+    for (;;) {
+      const task = await observeOnce(observer, taskId, delayMs, signal);
+      notify(options.onStatus, task);
+      const decision = tracker.observe(task, clock.now());
+      switch (decision.action) {
+        case 'finish':
+          await journal?.remove(taskId);
+          return outcome(task, options.parseResult);
+        case 'give_up':
+          cancelQuietly(operations, taskId);
+          await journal?.remove(taskId);
+          if (decision.reason === 'stuck') throw new TaskStuckError(taskId, polling.stuckAfterPolls);
+          throw new TaskExpiredError(taskId, task.createdAt, task.ttlMs ?? 0);
+        case 'answer': {
+          const requests = pick(task, decision.keys);
+          const responses = await resolveInputRequests(requests, options.handlers, signal);
+          await operations.update(taskId, responses, signal);
+          delayMs = decision.delayMs;
+          break;
+        }
+        case 'poll':
+          delayMs = decision.delayMs;
+          break;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) {
+      cancelQuietly(operations, taskId);
+      await journal?.remove(taskId);
+      throw signal.reason;
+    }
+    if (error instanceof InputHandlerError) {
+      // The server waits for an answer we cannot give; cancel rather than leave the task parked.
+      cancelQuietly(operations, taskId);
+      await journal?.remove(taskId);
+    } else if (error instanceof TaskNotFoundError) {
+      await journal?.remove(taskId);
+    }
+    throw error;
+  } finally {
+    observer.close();
+  }
+}
+
+async function observeOnce(
+  observer: TaskObserver,
+  taskId: string,
+  delayMs: number,
+  signal: AbortSignal,
+): Promise<DetailedTask> {
+  let task: DetailedTask;
+  try {
+    task = await observer.next(delayMs, signal);
+  } catch (error) {
+    if (error instanceof ProtocolError && error.code === ErrorCode.InvalidParams)
+      throw new TaskNotFoundError(taskId, error);
+    throw error;
+  }
+  if (task.taskId !== taskId)
+    throw new InvalidResponseError('tasks/get', `state of task ${task.taskId}, not ${taskId}`);
+  return task;
+}
+
+function outcome<R>(task: DetailedTask, parseResult: (result: unknown) => R): R {
+  switch (task.status) {
+    case 'completed':
+      return parseResult(task.result);
+    case 'failed': {
+      const parsed = ErrorSchema.safeParse(task.error);
+      if (!parsed.success) throw new InvalidResponseError('tasks/get', 'failed task without a JSON-RPC error');
+      throw new TaskFailedError(task.taskId, ProtocolError.fromError(parsed.data), task.statusMessage);
+    }
+    default:
+      throw new TaskCancelledError(task.taskId, task.statusMessage);
+  }
+}
+
+function pick(task: DetailedTask, keys: readonly string[]): Record<string, InputRequest> {
+  const all = task.status === 'input_required' ? task.inputRequests : {};
+  const picked: Record<string, InputRequest> = {};
+  for (const key of keys) {
+    const request = all[key];
+    if (request !== undefined) picked[key] = request;
+  }
+  return picked;
+}
+
+function cancelQuietly(operations: TaskOperations, taskId: string): void {
+  // Best effort by design: the caller is already leaving, and a cancel is only a signal of intent (C17).
+  operations.cancel(taskId).catch(() => undefined);
+}
+
+function notify(listener: TaskStatusListener | undefined, task: Task | DetailedTask): void {
+  try {
+    listener?.(task);
+  } catch {
+    // A progress UI must not be able to break the call it observes.
+  }
+}

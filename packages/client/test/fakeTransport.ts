@@ -1,0 +1,132 @@
+/**
+ * A scripted in-memory server for client tests: no ports, no server package. Each test supplies a responder that
+ * sees every request (with the fake clock's time) and returns a result object, an error, a raw response, or a
+ * promise of one; it may push request-scoped notifications first.
+ */
+import type {
+  ClientRequestOptions,
+  ClientTransport,
+  TransportNotification,
+  TransportRequest,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
+import { TransportError } from '@mcp-tasks/protocol';
+
+/** What a responder returns: a result object, `{ error }`, `{ raw }` (sent verbatim), or a promise of one. */
+export type Reply =
+  | Record<string, unknown>
+  | { readonly error: { code: number; message: string; data?: unknown } }
+  | { readonly raw: unknown };
+
+export interface RequestRecord {
+  readonly message: TransportRequest;
+  readonly at: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+export type Responder = (
+  request: TransportRequest,
+  context: { notify(notification: TransportNotification): void; signal: AbortSignal | undefined; index: number },
+) => Reply | Promise<Reply>;
+
+export class FakeTransport implements ClientTransport {
+  readonly requests: RequestRecord[] = [];
+  readonly sentNotifications: TransportNotification[] = [];
+  closed = false;
+  #responder: Responder;
+
+  constructor(responder: Responder) {
+    this.#responder = responder;
+  }
+
+  /** Requests with this method, in order. */
+  calls(method: string): TransportRequest[] {
+    return this.requests.filter((r) => r.message.method === method).map((r) => r.message);
+  }
+
+  /** Times (fake clock) at which requests with this method were sent. */
+  times(method: string): number[] {
+    return this.requests.filter((r) => r.message.method === method).map((r) => r.at);
+  }
+
+  async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
+    if (this.closed) throw new TransportError('closed', 'closed');
+    const index = this.requests.length;
+    this.requests.push({ message: structuredClone(message), at: Date.now(), signal: options.signal });
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    const reply = Promise.resolve(
+      this.#responder(message, { notify: (n) => options.onNotification?.(n), signal, index }),
+    );
+    // Like a real transport: abort matters only while the request is in flight.
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        this.sentNotifications.push({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: message.id },
+        });
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const value = await Promise.race([reply, aborted]).finally(() => signal?.removeEventListener('abort', onAbort));
+    if ('raw' in value) return value.raw as TransportResponse;
+    if ('error' in value)
+      return { jsonrpc: '2.0', id: message.id, error: value.error as { code: number; message: string } };
+    return { jsonrpc: '2.0', id: message.id, result: value };
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    this.sentNotifications.push(message);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** A task seed / state with sensible defaults. */
+export function task(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    taskId: 't-1',
+    status,
+    createdAt: new Date(0).toISOString(),
+    lastUpdatedAt: new Date(0).toISOString(),
+    ttlMs: null,
+    ...extra,
+  };
+}
+
+/** A `tools/call` answer creating task `t-1`. */
+export function created(status = 'working', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { resultType: 'task', ...task(status, extra) };
+}
+
+/** A `tasks/get` answer. */
+export function polled(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { resultType: 'complete', ...task(status, extra) };
+}
+
+export const ack = { resultType: 'complete' } as const;
+
+export const textResult = (text: string, isError = false) => ({
+  resultType: 'complete',
+  content: [{ type: 'text', text }],
+  isError,
+});
+
+export const elicit = (message: string) => ({
+  method: 'elicitation/create',
+  params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
+});
+
+/** Waits (microtask/timer turns, bounded) until `condition` holds; for real-timer tests. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

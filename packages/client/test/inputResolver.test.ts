@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { InputHandlerError } from '../src/index.js';
+import { resolveInputRequests } from '../src/inputResolver.js';
+import { elicit } from './fakeTransport.js';
+
+const signal = new AbortController().signal;
+
+describe('resolveInputRequests (C12, C14)', () => {
+  it('rejects a handler result that is not a valid result for its method', async () => {
+    const error = await resolveInputRequests(
+      { k: { method: 'roots/list' } },
+      { roots: () => ({ roots: 'nope' }) as never },
+      signal,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputHandlerError);
+    expect(error).toMatchObject({ key: 'k', method: 'roots/list' });
+  });
+
+  it('passes the request params, key and signal to the handler', async () => {
+    const seen: unknown[] = [];
+    await resolveInputRequests(
+      { k: elicit('hello') as never },
+      {
+        elicitation: (params, context) => {
+          seen.push(params.message, context.key, context.signal === signal);
+          return { action: 'decline' };
+        },
+      },
+      signal,
+    );
+    expect(seen).toEqual(['hello', 'k', true]);
+  });
+
+  it('rejects with the abort reason when aborted while a handler runs, instead of answering cancel', async () => {
+    const controller = new AbortController();
+    const pending = resolveInputRequests(
+      { k: elicit('x') as never },
+      {
+        elicitation: (_p, { signal: s }) =>
+          new Promise((_, reject) => s.addEventListener('abort', () => reject(new Error('inner')))),
+      },
+      controller.signal,
+    );
+    controller.abort(new Error('outer'));
+    await expect(pending).rejects.toThrow('outer');
+  });
+});

@@ -1,0 +1,179 @@
+import { META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
+import type { TaskRecord, TaskStore, Unsubscribe } from '@mcp-tasks/task-store';
+import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
+import { toDetailedTask } from './detailedTask.js';
+import { invalidParams, missingCapability } from './errors.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+
+/** The list whose change a `list_changed` notification announces. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** The honoured part of a `subscriptions/listen` filter, as acknowledged. */
+export interface ListenFilter {
+  toolsListChanged?: true;
+  promptsListChanged?: true;
+  resourcesListChanged?: true;
+  resourceSubscriptions?: string[];
+  taskIds?: string[];
+}
+
+/** One open listen stream. */
+interface Stream {
+  readonly filter: ListenFilter;
+  readonly send: (method: string, params: JsonObject) => void;
+}
+
+/** What a listen request needs from the server. */
+export interface ListenRequest {
+  readonly id: TransportRequestId;
+  readonly params: JsonObject;
+  readonly clientCapabilities: JsonObject;
+  readonly owner: string;
+  readonly notify: (notification: TransportNotification) => void;
+  readonly signal: AbortSignal;
+}
+
+const LIST_FLAG = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+} as const;
+
+function readStrings(value: unknown, field: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw invalidParams(`Invalid params: notifications.${field} must be an array of strings`);
+  }
+  return value;
+}
+
+function readFlag(value: unknown, field: string): boolean {
+  if (value !== undefined && typeof value !== 'boolean') {
+    throw invalidParams(`Invalid params: notifications.${field} must be a boolean`);
+  }
+  return value === true;
+}
+
+/**
+ * Serves `subscriptions/listen` streams. The ack is the first message of a stream (S34); every notification,
+ * including the ack, carries `_meta["io.modelcontextprotocol/subscriptionId"]` (the listen request's id); only
+ * requested types are sent. Task notifications carry the full `DetailedTask` (S35) and go only to streams whose
+ * ack listed the id, which only ever lists the caller's own tasks (S12, S32).
+ */
+export class ListenHub {
+  readonly #store: TaskStore;
+  readonly #streams = new Set<Stream>();
+  readonly #closing = new AbortController();
+
+  constructor(store: TaskStore) {
+    this.#store = store;
+  }
+
+  /** Sends `notifications/<kind>/list_changed` to every open stream that asked for it. */
+  listChanged(kind: ListKind): void {
+    for (const stream of this.#streams) {
+      if (stream.filter[LIST_FLAG[kind]]) stream.send(`notifications/${kind}/list_changed`, {});
+    }
+  }
+
+  /** Sends `notifications/resources/updated` to every open stream subscribed to `uri`. */
+  resourceUpdated(uri: string): void {
+    for (const stream of this.#streams) {
+      if (stream.filter.resourceSubscriptions?.includes(uri)) stream.send('notifications/resources/updated', { uri });
+    }
+  }
+
+  /**
+   * Runs one stream: validates the filter (`-32021` for `taskIds` without the Tasks extension, S33), sends the ack,
+   * then the current state of each acknowledged task and every later change. Resolves with the listen result when
+   * the request's signal aborts or the hub closes.
+   */
+  async listen(request: ListenRequest): Promise<JsonObject> {
+    const filterIn = request.params.notifications;
+    if (!isJsonObject(filterIn)) throw invalidParams('Invalid params: notifications must be an object');
+    const resourceSubscriptions = readStrings(filterIn.resourceSubscriptions, 'resourceSubscriptions');
+    const taskIds = readStrings(filterIn.taskIds, 'taskIds');
+    if (taskIds !== undefined && !declaresTasks(request.clientCapabilities)) {
+      throw missingCapability(TASKS_REQUIRED_CAPABILITIES, 'Task notifications need the Tasks extension');
+    }
+    const filter: ListenFilter = {};
+    for (const field of Object.values(LIST_FLAG)) if (readFlag(filterIn[field], field)) filter[field] = true;
+    if (resourceSubscriptions !== undefined) filter.resourceSubscriptions = [...new Set(resourceSubscriptions)];
+
+    const meta = { [META.subscriptionId]: request.id };
+    const send = (method: string, params: JsonObject) =>
+      request.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } });
+    const unsubscribes: Unsubscribe[] = [];
+    try {
+      const tasks = taskIds === undefined ? undefined : await this.#watchTasks(request, taskIds, send, unsubscribes);
+      if (tasks !== undefined) filter.taskIds = tasks.acknowledged;
+      send('notifications/subscriptions/acknowledged', { notifications: filter });
+      tasks?.start();
+      const stream: Stream = { filter, send };
+      this.#streams.add(stream);
+      await waitForAbort([request.signal, this.#closing.signal]);
+      this.#streams.delete(stream);
+    } finally {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    }
+    return { resultType: 'complete', _meta: meta };
+  }
+
+  /** Ends every stream gracefully (each `listen` resolves with its result). */
+  close(): void {
+    this.#closing.abort();
+  }
+
+  /**
+   * Subscribes to each requested task the caller owns. Events are held until `start()` (after the ack), which
+   * sends each task's current state once and then only newer versions, so nothing is missed or repeated.
+   */
+  async #watchTasks(
+    request: ListenRequest,
+    taskIds: readonly string[],
+    send: (method: string, params: JsonObject) => void,
+    unsubscribes: Unsubscribe[],
+  ) {
+    let started = false;
+    const lastSent = new Map<string, number>();
+    const held: TaskRecord[] = [];
+    const deliver = (record: TaskRecord) => {
+      if ((lastSent.get(record.taskId) ?? 0) >= record.version) return;
+      lastSent.set(record.taskId, record.version);
+      send('notifications/tasks', toDetailedTask(record));
+    };
+    const current: TaskRecord[] = [];
+    for (const taskId of new Set(taskIds)) {
+      const unsubscribe = await this.#store.subscribe(request.owner, taskId, (event) => {
+        if (event.type !== 'updated') return;
+        if (started) deliver(event.record);
+        else held.push(event.record);
+      });
+      const record = await this.#store.get(request.owner, taskId);
+      if (record === undefined) {
+        unsubscribe();
+        continue;
+      }
+      unsubscribes.push(unsubscribe);
+      current.push(record);
+    }
+    return {
+      acknowledged: current.map((record) => record.taskId),
+      start() {
+        started = true;
+        for (const record of [...current, ...held].sort((a, b) => a.version - b.version)) deliver(record);
+      },
+    };
+  }
+}
+
+function waitForAbort(signals: readonly AbortSignal[]): Promise<void> {
+  return new Promise((resolve) => {
+    if (signals.some((signal) => signal.aborted)) return resolve();
+    const done = () => {
+      for (const signal of signals) signal.removeEventListener('abort', done);
+      resolve();
+    };
+    for (const signal of signals) signal.addEventListener('abort', done, { once: true });
+  });
+}

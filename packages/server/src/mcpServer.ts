@@ -1,0 +1,345 @@
+import {
+  ErrorCode,
+  META,
+  ProtocolError,
+  type RequestContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TASKS_EXTENSION_ID,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
+import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
+import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
+import type { RequestEnvelope } from './envelope.js';
+import { readEnvelope } from './envelope.js';
+import { invalidParams, methodNotFound, missingCapability, toWireError } from './errors.js';
+import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
+import { errorResponse, type JsonObject, readInboundMessage, resultResponse } from './jsonRpc.js';
+import type { SchemaInput } from './jsonSchema.js';
+import { ListenHub } from './listenHub.js';
+import { paginate } from './pagination.js';
+import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';
+import { RequestStateSigner } from './requestState.js';
+import {
+  type RegisteredTemplate,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+  registerTemplate,
+  resourceWire,
+} from './resourceRegistry.js';
+import { TaskRuntime } from './taskRuntime.js';
+import { callTool } from './toolCall.js';
+import { type RegisteredTool, registerTool, type ToolDefinition } from './toolRegistry.js';
+
+/** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
+
+/** Methods whose results carry cache hints. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+/** Options of {@link McpServer}. */
+export interface McpServerOptions {
+  /** Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every result. */
+  readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly instructions?: string;
+  /** Where tasks live. @default a new InMemoryTaskStore, closed by {@link McpServer.close} */
+  readonly taskStore?: TaskStore;
+  readonly tasks?: {
+    /** @default 3_600_000 (one hour) */
+    readonly ttlMs?: number | null;
+    /** @default 1000 */
+    readonly pollIntervalMs?: number;
+    /** Answer directly when a task-mode tool finishes within this many ms. @default 0 (always a task) */
+    readonly immediateResultMs?: number;
+    /** @default 16 */
+    readonly maxInputRequestsPerTask?: number;
+  };
+  /** HMAC key for MRTR `requestState`. @default a random key per server instance */
+  readonly requestStateSecret?: string | Uint8Array;
+  /** @default 600_000 */
+  readonly requestStateTtlMs?: number;
+  /** Items per list page. @default 100 */
+  readonly pageSize?: number;
+  /** Per-method cache hints. @default `{ ttlMs: 0, cacheScope: 'private' }`, discover `'public'` */
+  readonly cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
+  /** Receives unexpected exceptions (answered as `-32603` without details). @default console.error */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
+const ANONYMOUS_OWNER = '\u0000anonymous';
+
+/**
+ * A stateless MCP 2026-07-28 server with the complete Tasks extension. {@link McpServer.handle} is the transport
+ * seam (`MessageHandler`): every transport adapts it and nothing else. Every request is judged on its own `_meta`
+ * (S3); register tools, prompts and resources before or while serving (changes notify listen streams).
+ */
+export class McpServer {
+  readonly #options: McpServerOptions;
+  readonly #store: TaskStore;
+  readonly #ownsStore: boolean;
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+  readonly #resources = new Map<string, ResourceDefinition>();
+  readonly #templates: RegisteredTemplate[] = [];
+  readonly #signer: RequestStateSigner;
+  readonly #tasks: TaskRuntime;
+  readonly #hub: ListenHub;
+  readonly #report: (error: unknown) => void;
+  #closed = false;
+
+  constructor(options: McpServerOptions) {
+    this.#options = options;
+    this.#ownsStore = options.taskStore === undefined;
+    this.#store = options.taskStore ?? new InMemoryTaskStore();
+    this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
+    this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
+    this.#tasks = new TaskRuntime({
+      store: this.#store,
+      ttlMs: options.tasks?.ttlMs === undefined ? 3_600_000 : options.tasks.ttlMs,
+      pollIntervalMs: options.tasks?.pollIntervalMs ?? 1000,
+      immediateResultMs: options.tasks?.immediateResultMs ?? 0,
+      maxInputRequestsPerTask: options.tasks?.maxInputRequestsPerTask ?? 16,
+      report: this.#report,
+    });
+    this.#hub = new ListenHub(this.#store);
+    this.handle = this.handle.bind(this);
+  }
+
+  /** Registers a tool (listed in registration order). Throws on a duplicate or invalid definition. */
+  tool<S extends SchemaInput>(definition: ToolDefinition<S>): this {
+    if (this.#tools.has(definition.name)) throw new Error(`Tool ${definition.name} is already registered`);
+    this.#tools.set(definition.name, registerTool(definition as unknown as ToolDefinition));
+    this.#hub.listChanged('tools');
+    return this;
+  }
+
+  /** Removes a tool; true when it existed. Open listen streams hear `notifications/tools/list_changed`. */
+  removeTool(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) this.#hub.listChanged('tools');
+    return removed;
+  }
+
+  /** Registers a prompt. Throws on a duplicate. */
+  prompt(definition: PromptDefinition): this {
+    if (this.#prompts.has(definition.name)) throw new Error(`Prompt ${definition.name} is already registered`);
+    this.#prompts.set(definition.name, registerPrompt(definition));
+    this.#hub.listChanged('prompts');
+    return this;
+  }
+
+  /** Removes a prompt; true when it existed. */
+  removePrompt(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) this.#hub.listChanged('prompts');
+    return removed;
+  }
+
+  /** Registers a fixed resource. Throws on a duplicate URI. */
+  resource(definition: ResourceDefinition): this {
+    if (this.#resources.has(definition.uri)) throw new Error(`Resource ${definition.uri} is already registered`);
+    this.#resources.set(definition.uri, definition);
+    this.#hub.listChanged('resources');
+    return this;
+  }
+
+  /** Registers a resource template. */
+  resourceTemplate(definition: ResourceTemplateDefinition): this {
+    this.#templates.push(registerTemplate(definition));
+    this.#hub.listChanged('resources');
+    return this;
+  }
+
+  /** Tells listen streams subscribed to `uri` that the resource changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void {
+    this.#hub.resourceUpdated(uri);
+  }
+
+  /** Announces a list change the registry cannot see (e.g. a handler's output changed). */
+  listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    this.#hub.listChanged(kind);
+  }
+
+  /**
+   * The `MessageHandler`: resolves with the response for a request, undefined for notifications and responses;
+   * never rejects. `subscriptions/listen` stays pending until `context.signal` aborts or {@link close}.
+   * Bound to the instance, so it can be passed around as a plain function.
+   */
+  async handle(message: unknown, context: RequestContext): Promise<TransportResponse | undefined> {
+    const inbound = readInboundMessage(message);
+    if (inbound.kind === 'invalid') {
+      return errorResponse(inbound.id, { code: ErrorCode.InvalidRequest, message: inbound.message });
+    }
+    // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
+    if (inbound.kind !== 'request') return undefined;
+    try {
+      if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
+      const envelope = readEnvelope(inbound.params, this.#supportedVersions());
+      const result = await this.#dispatch(inbound.id, inbound.method, inbound.params, envelope, context);
+      return resultResponse(inbound.id, this.#stamp(result));
+    } catch (error) {
+      return errorResponse(inbound.id, toWireError(error, this.#report));
+    }
+  }
+
+  /**
+   * Shuts down: ends listen streams gracefully, aborts running tools and waits until each has settled, then closes
+   * the task store if the server created it. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#hub.close();
+    await this.#tasks.close();
+    if (this.#ownsStore) await this.#store.close();
+  }
+
+  #supportedVersions(): readonly string[] {
+    return SUPPORTED_PROTOCOL_VERSIONS;
+  }
+
+  #stamp(result: JsonObject): JsonObject {
+    const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+    return { ...result, _meta: { ...meta, [META.serverInfo]: this.#options.serverInfo } };
+  }
+
+  #cache(method: CacheableMethod): CacheHint {
+    return (
+      this.#options.cacheHints?.[method] ?? {
+        ttlMs: 0,
+        cacheScope: method === 'server/discover' ? 'public' : 'private',
+      }
+    );
+  }
+
+  #page<T>(method: CacheableMethod, key: string, items: readonly T[], params: JsonObject): JsonObject {
+    const page = paginate(items, params.cursor, this.#options.pageSize ?? 100);
+    return {
+      resultType: 'complete',
+      [key]: page.items,
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      ...this.#cache(method),
+    };
+  }
+
+  #discover(): JsonObject {
+    return {
+      resultType: 'complete',
+      supportedVersions: [...this.#supportedVersions()],
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+        logging: {},
+        // Declared only as an extension, never as a `tasks` key (S1, S2, S40).
+        extensions: { [TASKS_EXTENSION_ID]: {} },
+      },
+      ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
+      ...this.#cache('server/discover'),
+    };
+  }
+
+  async #dispatch(
+    id: string | number,
+    method: string,
+    params: JsonObject,
+    envelope: RequestEnvelope,
+    context: RequestContext,
+  ): Promise<JsonObject> {
+    const owner = context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
+    const features: FeatureDeps = {
+      prompts: this.#prompts,
+      resources: this.#resources,
+      templates: this.#templates,
+      signer: this.#signer,
+    };
+    const feature = (): FeatureRequest => ({
+      params,
+      owner,
+      source: (mrtr) => ({
+        principal: context.principal,
+        envelope,
+        signal: context.signal,
+        mrtr,
+        notify: (notification) => context.notify(notification),
+        streaming: () => true,
+      }),
+    });
+    switch (method) {
+      case 'server/discover':
+        return this.#discover();
+      case 'tools/list':
+        return this.#page(
+          'tools/list',
+          'tools',
+          [...this.#tools.values()].map((tool) => tool.wire),
+          params,
+        );
+      case 'tools/call':
+        return callTool(
+          { tools: this.#tools, signer: this.#signer, tasks: this.#tasks },
+          { params, envelope, context, owner },
+        );
+      case 'prompts/list':
+        return this.#page(
+          'prompts/list',
+          'prompts',
+          [...this.#prompts.values()].map((p) => p.wire),
+          params,
+        );
+      case 'prompts/get':
+        return getPrompt(features, feature());
+      case 'resources/list':
+        return this.#page('resources/list', 'resources', [...this.#resources.values()].map(resourceWire), params);
+      case 'resources/templates/list':
+        return this.#page(
+          'resources/templates/list',
+          'resourceTemplates',
+          this.#templates.map((t) => t.wire),
+          params,
+        );
+      case 'resources/read': {
+        const result = await readResource(features, feature());
+        return result.resultType === 'complete' ? { ...result, ...this.#cache('resources/read') } : result;
+      }
+      case 'completion/complete':
+        return complete(features, params);
+      case 'subscriptions/listen':
+        return this.#hub.listen({
+          id,
+          params,
+          clientCapabilities: envelope.clientCapabilities,
+          owner,
+          notify: (notification) => context.notify(notification),
+          signal: context.signal,
+        });
+      case 'tasks/get':
+      case 'tasks/update':
+      case 'tasks/cancel':
+        return this.#taskMethod(method, params, envelope, owner);
+      default:
+        throw methodNotFound(method);
+    }
+  }
+
+  /** `tasks/*`: the capability gate comes before any lookup (S19), then `taskId` is checked. */
+  async #taskMethod(method: string, params: JsonObject, envelope: RequestEnvelope, owner: string): Promise<JsonObject> {
+    if (!declaresTasks(envelope.clientCapabilities)) {
+      throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);
+    }
+    const { taskId } = params;
+    if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
+    if (method === 'tasks/get') return this.#tasks.get(owner, taskId);
+    if (method === 'tasks/update') return this.#tasks.update(owner, taskId, params.inputResponses);
+    return this.#tasks.cancel(owner, taskId);
+  }
+}

@@ -1,0 +1,114 @@
+import { invalidParams } from './errors.js';
+import type { JsonObject } from './jsonRpc.js';
+import type { InputRequired } from './mrtr.js';
+import type { Completer } from './promptRegistry.js';
+import type { HandlerContext } from './toolContext.js';
+
+/** A `ReadResourceResult` as a handler returns it; the runtime adds `resultType` and cache hints. */
+export interface ReadResult {
+  readonly contents: readonly JsonObject[];
+  readonly _meta?: JsonObject;
+}
+
+/** Descriptive fields shared by resources and templates (served in the lists). */
+export interface ResourceMetadata {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly annotations?: JsonObject;
+  readonly icons?: readonly JsonObject[];
+  readonly _meta?: JsonObject;
+}
+
+/** A fixed resource. */
+export interface ResourceDefinition extends ResourceMetadata {
+  readonly uri: string;
+  readonly size?: number;
+  readonly read: (uri: string, ctx: HandlerContext) => ReadResult | InputRequired | Promise<ReadResult | InputRequired>;
+}
+
+/**
+ * A family of resources addressed by an RFC 6570 template. Supported expressions: `{var}` (one path segment) and
+ * `{+var}` (reserved expansion, may span segments). `read` returns undefined when no such resource exists.
+ */
+export interface ResourceTemplateDefinition extends ResourceMetadata {
+  readonly uriTemplate: string;
+  /** Completers for template variables (`completion/complete` with `ref/resource`). */
+  readonly complete?: Readonly<Record<string, Completer>>;
+  readonly read: (
+    uri: string,
+    variables: Readonly<Record<string, string>>,
+    ctx: HandlerContext,
+  ) => ReadResult | InputRequired | undefined | Promise<ReadResult | InputRequired | undefined>;
+}
+
+/** A registered template with its compiled matcher. */
+export interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly wire: JsonObject;
+  match(uri: string): Record<string, string> | undefined;
+}
+
+function metadata(definition: ResourceMetadata): JsonObject {
+  const { name, title, description, mimeType, annotations, icons, _meta } = definition;
+  return Object.fromEntries(
+    Object.entries({ name, title, description, mimeType, annotations, icons, _meta }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
+}
+
+/** The wire `Resource` of a definition. */
+export function resourceWire(definition: ResourceDefinition): JsonObject {
+  return Object.freeze({
+    uri: definition.uri,
+    ...metadata(definition),
+    ...(definition.size === undefined ? {} : { size: definition.size }),
+  });
+}
+
+const EXPRESSION = /\{(\+?)([A-Za-z0-9_]+)\}/g;
+
+/** Compiles a template; throws on expressions outside the supported subset. */
+export function registerTemplate(definition: ResourceTemplateDefinition): RegisteredTemplate {
+  const names: string[] = [];
+  let pattern = '^';
+  let last = 0;
+  for (const match of definition.uriTemplate.matchAll(EXPRESSION)) {
+    pattern += escapeRegExp(definition.uriTemplate.slice(last, match.index));
+    pattern += match[1] === '+' ? '(.+)' : '([^/?#]+)';
+    names.push(match[2] ?? '');
+    last = match.index + match[0].length;
+  }
+  const rest = definition.uriTemplate.slice(last);
+  if (/[{}]/.test(rest)) throw new Error(`Unsupported URI template ${definition.uriTemplate}`);
+  const regex = new RegExp(`${pattern}${escapeRegExp(rest)}$`);
+  return {
+    definition,
+    wire: Object.freeze({ uriTemplate: definition.uriTemplate, ...metadata(definition) }),
+    match(uri) {
+      const found = regex.exec(uri);
+      if (found === null) return undefined;
+      const variables: Record<string, string> = {};
+      names.forEach((name, index) => {
+        const value = found[index + 1] ?? '';
+        try {
+          variables[name] = decodeURIComponent(value);
+        } catch {
+          variables[name] = value;
+        }
+      });
+      return variables;
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `-32602` for an unknown resource, with `data.uri` as SEP-2164 asks. */
+export function resourceNotFound(uri: string) {
+  return invalidParams(`Resource not found: ${uri}`, { uri });
+}

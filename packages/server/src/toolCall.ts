@@ -1,0 +1,102 @@
+import type { RequestContext } from '@mcp-tasks/protocol';
+import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
+import type { RequestEnvelope } from './envelope.js';
+import { invalidParams, missingCapability } from './errors.js';
+import type { JsonObject } from './jsonRpc.js';
+import { checkHeaderParams } from './mcpParamHeaders.js';
+import { InputRequired, readMrtrParams, readRequestState, toInputRequiredResult } from './mrtr.js';
+import type { RequestStateSigner } from './requestState.js';
+import type { TaskRuntime } from './taskRuntime.js';
+import { type ContextSource, createHandlerContext, createToolContext, type MrtrInfo } from './toolContext.js';
+import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
+import { type RegisteredTool, readArguments } from './toolRegistry.js';
+
+/** What `tools/call` needs from the server. */
+export interface ToolCallDeps {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly signer: RequestStateSigner;
+  readonly tasks: TaskRuntime;
+}
+
+/** One `tools/call` request. */
+export interface ToolCallRequest {
+  readonly params: JsonObject;
+  readonly envelope: RequestEnvelope;
+  readonly context: RequestContext;
+  readonly owner: string;
+}
+
+/**
+ * Serves `tools/call`, in this order: unknown tool (`-32602`); `Mcp-Param-*` headers when the transport has
+ * headers (`-32020`); the task policy against this request's own capabilities (`-32021` for a `required` tool,
+ * S5; a legacy `task` param is ignored, S39); argument validation (an `isError` result the model can read); the
+ * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists (S10);
+ * then the handler, synchronously or as a task.
+ */
+export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<JsonObject> {
+  const { params, envelope, context, owner } = request;
+  if (typeof params.name !== 'string') throw invalidParams('Invalid params: name must be a string');
+  const tool = deps.tools.get(params.name);
+  if (tool === undefined) throw invalidParams(`Invalid params: unknown tool ${params.name}`);
+  const args = readArguments(params);
+  if (context.headers !== undefined) checkHeaderParams(tool.headerParams, args ?? {}, context.headers);
+
+  const declared = declaresTasks(envelope.clientCapabilities);
+  if (tool.taskSupport === 'required' && !declared) {
+    throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `Tool ${tool.definition.name} runs only as a task`);
+  }
+  if (args === undefined) {
+    return completeToolResult(
+      toolErrorResult(`Invalid arguments for tool ${tool.definition.name}: expected an object`),
+    );
+  }
+  const parsed = await tool.parseArguments(args);
+  if (!parsed.ok) return completeToolResult(toolErrorResult(parsed.message));
+
+  const mrtrParams = readMrtrParams(params);
+  const binding = { method: 'tools/call', name: tool.definition.name, principal: owner };
+  const mrtr: MrtrInfo = {
+    inputResponses: mrtrParams.inputResponses,
+    requestState: await readRequestState(deps.signer, binding, mrtrParams),
+  };
+  const source = (signal: AbortSignal, streaming: () => boolean): ContextSource => ({
+    principal: context.principal,
+    envelope,
+    signal,
+    mrtr,
+    notify: (notification) => context.notify(notification),
+    streaming,
+  });
+  const always = () => true;
+
+  if (tool.definition.collectInput !== undefined) {
+    const marker = await tool.definition.collectInput(
+      parsed.value as JsonObject,
+      createHandlerContext(source(context.signal, always)),
+    );
+    if (marker instanceof InputRequired) {
+      return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
+    }
+  }
+
+  if (tool.taskSupport !== 'forbidden' && declared) {
+    return deps.tasks.start({
+      owner,
+      tool,
+      args: parsed.value,
+      makeContext: (task, signal, streaming) => createToolContext(source(signal, streaming), task),
+    });
+  }
+
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), undefined));
+  switch (outcome.kind) {
+    case 'result':
+      return completeToolResult(outcome.result);
+    case 'input':
+      return toInputRequiredResult(outcome.marker, envelope.clientCapabilities, deps.signer, binding);
+    case 'protocolError':
+      throw outcome.error;
+    case 'exception':
+      return completeToolResult(toolErrorResult(exceptionMessage(outcome.error)));
+  }
+}

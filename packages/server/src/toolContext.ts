@@ -1,0 +1,155 @@
+import type { TransportNotification } from '@mcp-tasks/protocol';
+import { missingCapabilityFor } from './capabilities.js';
+import type { RequestEnvelope } from './envelope.js';
+import { missingCapability } from './errors.js';
+import type { JsonObject } from './jsonRpc.js';
+import { type LogLevel, passesLogLevel } from './logLevels.js';
+import { type InputRequest, InputRequired } from './mrtr.js';
+
+/** What every handler learns about the request it serves. */
+export interface RequestInfo {
+  /** The authenticated principal, or undefined on unauthenticated transports. */
+  readonly principal: string | undefined;
+  readonly protocolVersion: string;
+  /** This request's `clientCapabilities` (for a task: those of the request that created it). */
+  readonly clientCapabilities: JsonObject;
+  /** This request's whole `_meta`. */
+  readonly meta: JsonObject;
+  /**
+   * Aborted when the client goes away (sync calls), or when the task is cancelled, expires or the server closes
+   * (task runs). Long work should watch it.
+   */
+  readonly signal: AbortSignal;
+}
+
+/** Which client feature an input request needs. */
+export type InputKind = 'elicitation' | 'sampling' | 'roots';
+
+/** MRTR state of a request: the answers of a retry and the handler's own state from the verified `requestState`. */
+export interface MrtrInfo {
+  /** The retry's `inputResponses` (every value an object); `{}` on the first round. */
+  readonly inputResponses: Readonly<Record<string, JsonObject>>;
+  /** The `state` given to {@link HandlerContext.inputRequired} in the previous round, after verification. */
+  readonly requestState: unknown;
+}
+
+/** Context for any handler that may answer `input_required` (tools, prompts, resources). */
+export interface HandlerContext extends RequestInfo, MrtrInfo {
+  /** True when this request declared the capability for `kind` (form elicitation for `elicitation`). */
+  canRequest(kind: InputKind): boolean;
+  /**
+   * Builds an `input_required` answer. The runtime signs `state` into `requestState` (bound to this tool/prompt
+   * and principal) and refuses with `-32021` when a request needs an undeclared capability.
+   */
+  inputRequired(options: { inputRequests?: Record<string, InputRequest>; state?: unknown }): InputRequired;
+  /** Sends `notifications/progress` when the request carried a progress token; a no-op otherwise and in tasks. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends `notifications/message` only when the request set a log level and `level` passes it. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+}
+
+/** Context of a tool call. The task methods work only when the call runs as a task (`taskId` set). */
+export interface ToolContext extends HandlerContext {
+  /** The task this call runs as, or undefined for a synchronous call. */
+  readonly taskId: string | undefined;
+  /** Sets the task's `statusMessage`; a no-op for a synchronous call. */
+  setStatus(message: string): Promise<void>;
+  /**
+   * Asks the client for input through the task (`input_required` + `tasks/update`) and resolves with its answer.
+   * Rejects with `-32021` when the creating request did not declare the capability (decision 4), and with an
+   * error for a synchronous call (use {@link HandlerContext.inputRequired} there).
+   */
+  elicit(params: JsonObject): Promise<JsonObject>;
+  sample(params: JsonObject): Promise<JsonObject>;
+  listRoots(): Promise<JsonObject>;
+}
+
+/** The runtime side of a task, as the tool context sees it. */
+export interface TaskBridge {
+  readonly taskId: string;
+  setStatus(message: string): Promise<void>;
+  requestInput(request: InputRequest): Promise<JsonObject>;
+}
+
+const KIND_PROBE: Record<InputKind, InputRequest> = {
+  elicitation: { method: 'elicitation/create', params: {} },
+  sampling: { method: 'sampling/createMessage', params: {} },
+  roots: { method: 'roots/list', params: {} },
+};
+
+/** Everything needed to build a handler context. */
+export interface ContextSource {
+  readonly principal: string | undefined;
+  readonly envelope: RequestEnvelope;
+  readonly signal: AbortSignal;
+  readonly mrtr: MrtrInfo;
+  readonly notify: (notification: TransportNotification) => void;
+  /** False once request-scoped notifications must stop (after a `CreateTaskResult`, decision 10). */
+  readonly streaming: () => boolean;
+}
+
+/** Builds the context passed to prompt and resource handlers. */
+export function createHandlerContext(source: ContextSource): HandlerContext {
+  const { envelope } = source;
+  return {
+    principal: source.principal,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: envelope.clientCapabilities,
+    meta: envelope.meta,
+    signal: source.signal,
+    inputResponses: source.mrtr.inputResponses,
+    requestState: source.mrtr.requestState,
+    canRequest: (kind) => missingCapabilityFor(KIND_PROBE[kind], envelope.clientCapabilities) === undefined,
+    inputRequired: (options) => new InputRequired(options),
+    progress(progress, total, message) {
+      const token = envelope.progressToken;
+      if (token === undefined || !source.streaming()) return;
+      source.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        },
+      });
+    },
+    log(level, data, logger) {
+      const minimum = envelope.logLevel;
+      if (minimum === undefined || !passesLogLevel(level, minimum) || !source.streaming()) return;
+      source.notify({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level, data, ...(logger === undefined ? {} : { logger }) },
+      });
+    },
+  };
+}
+
+/** Builds the context passed to a tool handler; `task` is set when the call runs as a task. */
+export function createToolContext(source: ContextSource, task: TaskBridge | undefined): ToolContext {
+  const base = createHandlerContext(source);
+  const caps = source.envelope.clientCapabilities;
+  const ask = async (request: InputRequest): Promise<JsonObject> => {
+    if (task === undefined) {
+      throw new Error(`${request.method} needs the call to run as a task; use ctx.inputRequired() for MRTR`);
+    }
+    const need = missingCapabilityFor(request, caps);
+    if (need !== undefined) {
+      throw missingCapability(need, `The request that created this task did not declare ${Object.keys(need)[0]}`);
+    }
+    return task.requestInput(request);
+  };
+  return {
+    ...base,
+    // A getter: with an immediate-result grace period the task may be created after the handler started.
+    get taskId() {
+      return task?.taskId || undefined;
+    },
+    setStatus: async (message) => task?.setStatus(message),
+    elicit: (params) => ask({ method: 'elicitation/create', params }),
+    sample: (params) => ask({ method: 'sampling/createMessage', params }),
+    listRoots: () => ask({ method: 'roots/list', params: {} }),
+  };
+}

@@ -1,0 +1,43 @@
+import { isProtocolError, type ProtocolError } from '@mcp-tasks/protocol';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { InputRequired } from './mrtr.js';
+import type { ToolContext } from './toolContext.js';
+import type { RegisteredTool, ToolResult } from './toolRegistry.js';
+
+/** How a tool handler ended; computing it never throws. */
+export type ToolOutcome =
+  | { readonly kind: 'result'; readonly result: ToolResult }
+  | { readonly kind: 'input'; readonly marker: InputRequired }
+  /** A JSON-RPC error the handler chose: answered as an error, or the task ends `failed` (S16, S17). */
+  | { readonly kind: 'protocolError'; readonly error: ProtocolError }
+  /** Any other exception: becomes an `isError: true` result (decision 11). */
+  | { readonly kind: 'exception'; readonly error: unknown };
+
+/** Runs a tool handler and classifies how it ended. A malformed return value counts as an exception. */
+export async function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  try {
+    const value: unknown = await tool.definition.handler(args as JsonObject, ctx);
+    if (value instanceof InputRequired) return { kind: 'input', marker: value };
+    if (!isJsonObject(value) || !Array.isArray(value.content)) {
+      return { kind: 'exception', error: new Error(`Tool ${tool.definition.name} returned no content array`) };
+    }
+    return { kind: 'result', result: value as unknown as ToolResult };
+  } catch (error) {
+    return isProtocolError(error) ? { kind: 'protocolError', error } : { kind: 'exception', error };
+  }
+}
+
+/** A `CallToolResult` the model can read, reporting a failure (`isError: true`). */
+export function toolErrorResult(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** The text shown to the model for an exception thrown by a tool. */
+export function exceptionMessage(error: unknown): string {
+  return error instanceof Error && error.message !== '' ? error.message : 'The tool failed';
+}
+
+/** The wire `CallToolResult`: the handler's result plus `resultType: "complete"`. */
+export function completeToolResult(result: ToolResult): JsonObject {
+  return { ...result, resultType: 'complete' };
+}

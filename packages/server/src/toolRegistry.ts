@@ -1,0 +1,112 @@
+import type { z } from 'zod';
+import { formatZodError } from './errors.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { RawJsonSchema, type SchemaInput, toWireSchema } from './jsonSchema.js';
+import { collectHeaderParams, type HeaderParam } from './mcpParamHeaders.js';
+import type { InputRequired } from './mrtr.js';
+import type { HandlerContext, ToolContext } from './toolContext.js';
+
+/**
+ * Whether a tool runs as a task: `forbidden` always answers synchronously; `optional` creates a task when the
+ * request declares the Tasks extension and runs synchronously otherwise; `required` creates a task and answers
+ * `-32021` to a request that does not declare the extension (S5).
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** A `CallToolResult` as a handler returns it; the runtime adds `resultType`. */
+export interface ToolResult {
+  readonly content: readonly JsonObject[];
+  readonly structuredContent?: JsonObject;
+  readonly isError?: boolean;
+  readonly _meta?: JsonObject;
+}
+
+/** Arguments type inferred from a zod input schema; a raw JSON Schema gives a plain object. */
+export type ToolArgs<S> = S extends z.ZodType ? z.output<S> : JsonObject;
+
+/** A tool registration. */
+export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
+  /** Unique, `^[A-Za-z0-9_.-]{1,128}$`. */
+  readonly name: string;
+  readonly title?: string;
+  /** Non-empty; clients show it to the model. */
+  readonly description: string;
+  /** @default an empty object schema */
+  readonly inputSchema?: S;
+  readonly outputSchema?: SchemaInput;
+  readonly annotations?: JsonObject;
+  readonly icons?: readonly JsonObject[];
+  readonly _meta?: JsonObject;
+  /** @default 'forbidden' */
+  readonly taskSupport?: TaskSupport;
+  /**
+   * The synchronous MRTR phase of a task-capable tool: runs before any task is created (S10) and may answer
+   * `input_required`; the answers then reach the handler as `ctx.inputResponses`. Return undefined to proceed.
+   */
+  readonly collectInput?: (
+    args: ToolArgs<S>,
+    ctx: HandlerContext,
+  ) => InputRequired | undefined | Promise<InputRequired | undefined>;
+  /**
+   * Does the work. May return `ctx.inputRequired(...)` only when running synchronously. Throwing a
+   * `ProtocolError` answers (or fails the task with) that JSON-RPC error; any other exception becomes an
+   * `isError: true` result (decision 11).
+   */
+  readonly handler: (
+    args: ToolArgs<S>,
+    ctx: ToolContext,
+  ) => ToolResult | InputRequired | Promise<ToolResult | InputRequired>;
+}
+
+/** A registered tool with everything derived once at registration. */
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly taskSupport: TaskSupport;
+  /** The wire `Tool` object, frozen. */
+  readonly wire: JsonObject;
+  readonly headerParams: readonly HeaderParam[];
+  /** Validates `arguments`; a failure message is reported to the model as an `isError` result. */
+  parseArguments(args: JsonObject): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const EMPTY_OBJECT_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: {} });
+
+/** Builds a {@link RegisteredTool}; throws on an invalid name, empty description or bad `x-mcp-header`. */
+export function registerTool(definition: ToolDefinition): RegisteredTool {
+  if (!NAME.test(definition.name)) throw new Error(`Invalid tool name ${JSON.stringify(definition.name)}`);
+  if (definition.description.trim() === '') throw new Error(`Tool ${definition.name} needs a description`);
+  const schema = definition.inputSchema;
+  const inputSchema = schema === undefined ? EMPTY_OBJECT_SCHEMA : toWireSchema(schema);
+  if (inputSchema.type !== 'object') throw new Error(`Tool ${definition.name}: inputSchema must have type "object"`);
+  const wire = Object.freeze({
+    name: definition.name,
+    ...(definition.title === undefined ? {} : { title: definition.title }),
+    description: definition.description,
+    inputSchema,
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: toWireSchema(definition.outputSchema) }),
+    ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+    ...(definition.icons === undefined ? {} : { icons: definition.icons }),
+    ...(definition._meta === undefined ? {} : { _meta: definition._meta }),
+  });
+  return {
+    definition,
+    taskSupport: definition.taskSupport ?? 'forbidden',
+    wire,
+    headerParams: collectHeaderParams(definition.name, inputSchema),
+    async parseArguments(args) {
+      if (schema === undefined || schema instanceof RawJsonSchema) return { ok: true, value: args };
+      const parsed = await schema.safeParseAsync(args);
+      return parsed.success
+        ? { ok: true, value: parsed.data }
+        : { ok: false, message: `Invalid arguments for tool ${definition.name}: ${formatZodError(parsed.error)}` };
+    },
+  };
+}
+
+/** Reads `params.arguments`: absent means `{}`; anything but an object is reported like a validation failure. */
+export function readArguments(params: JsonObject): JsonObject | undefined {
+  const args = params.arguments;
+  if (args === undefined) return {};
+  return isJsonObject(args) ? args : undefined;
+}
