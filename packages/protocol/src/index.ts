@@ -201,6 +201,8 @@ export {
   ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from './notifications.js';
+export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
+export { checkOrigin, createOriginCheck } from './originPolicy.js';
 export type { CacheableResult, CacheScope, Cursor, PaginatedRequestParams, PaginatedResult } from './pagination.js';
 export {
   CacheableResultSchema,
@@ -211,6 +213,8 @@ export {
 } from './pagination.js';
 export type { ParamHeader } from './paramHeaders.js';
 export { collectParamHeaders } from './paramHeaders.js';
+export type { PendingRequestsOptions } from './pendingRequests.js';
+export { PendingRequests } from './pendingRequests.js';
 export type {
   GetPromptRequest,
   GetPromptRequestParams,
@@ -293,6 +297,8 @@ export {
   SamplingMessageSchema,
   ToolChoiceSchema,
 } from './sampling.js';
+export type { ServerSessionOptions } from './serverSession.js';
+export { ServerSession } from './serverSession.js';
 export type {
   SubscriptionFilter,
   SubscriptionsAcknowledgedNotification,

@@ -11,10 +11,10 @@
  */
 
 import type {
-  Error as JsonRpcError,
   InputRequest,
   InputResponse,
   InputResponses,
+  Error as JsonRpcError,
   TaskStatus,
 } from '@mcp-tasks/protocol';
 
@@ -174,7 +174,7 @@ export interface TaskStore {
   /**
    * Delivers answers for currently outstanding keys only; keys never issued, already answered or withdrawn are
    * ignored (S26). A partial set leaves the rest outstanding (S27); with none left the task returns to `working`.
-   * Accepted answers are handed to `waitForInput`. A terminal task accepts nothing.
+   * Accepted answers are deep-frozen in place and handed to `waitForInput`. A terminal task accepts nothing.
    */
   resolveInputs(owner: TaskOwner, taskId: string, responses: InputResponses): Promise<ResolveInputsResult>;
   /**
@@ -182,9 +182,12 @@ export interface TaskStore {
    * ignored. With none left the task returns to `working`. `ok: false` when the key is not outstanding.
    */
   withdrawInput(owner: TaskOwner, taskId: string, key: string): Promise<SwapResult>;
-  /** Ends the task `completed` with `result`. First terminal writer wins; later calls get `won: false`. */
+  /**
+   * Ends the task `completed` with `result` (deep-frozen in place, stored by reference) and clears outstanding
+   * input requests. First terminal writer wins; later calls get `won: false` and the record that stands.
+   */
   complete(owner: TaskOwner, taskId: string, result: JsonObject, statusMessage?: string): Promise<TerminalResult>;
-  /** Ends the task `failed` with the JSON-RPC `error`. First terminal writer wins. */
+  /** Ends the task `failed` with the JSON-RPC `error` (deep-frozen in place). First terminal writer wins. */
   fail(owner: TaskOwner, taskId: string, error: TaskError, statusMessage?: string): Promise<TerminalResult>;
   /** Ends the task `cancelled`; `reason` becomes the `statusMessage`. First terminal writer wins. */
   cancel(owner: TaskOwner, taskId: string, reason?: string): Promise<TerminalResult>;

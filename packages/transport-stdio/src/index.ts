@@ -1,9 +1,5 @@
 export type { LineSplitterOptions } from './lineSplitter.js';
 export { LineSplitter } from './lineSplitter.js';
-export type { PendingRequestsOptions } from './pendingRequests.js';
-export { PendingRequests } from './pendingRequests.js';
-export type { ServerSessionOptions } from './serverSession.js';
-export { ServerSession } from './serverSession.js';
 export type { ChildExit, StdioClientTransportOptions } from './stdioClientTransport.js';
 export { StdioClientTransport } from './stdioClientTransport.js';
 export type { StdioServerTransportOptions } from './stdioServerTransport.js';

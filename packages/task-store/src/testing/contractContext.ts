@@ -1,5 +1,13 @@
 import { expect, onTestFinished } from 'vitest';
-import type { TaskRecord, TaskStore, TaskStoreLimits } from '../taskStore.js';
+import type {
+  InputRequest,
+  InputResponse,
+  JsonObject,
+  TaskError,
+  TaskRecord,
+  TaskStore,
+  TaskStoreLimits,
+} from '../taskStore.js';
 import { isTaskStoreError, type TaskStoreErrorCode } from '../taskStoreError.js';
 
 /**
@@ -42,20 +50,14 @@ export function expectWellFormed(record: TaskRecord): void {
   expect(record.lastUpdatedAt >= record.createdAt).toBe(true);
 }
 
-/** Waits until `condition` holds, polling the event loop with a deadline (no fixed sleeps). */
-export async function until(condition: () => boolean, what: string, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
-/** A frozen-looking elicitation request for tests. */
-export const ELICIT = { method: 'elicitation/create', params: { message: 'Proceed?', requestedSchema: {} } } as const;
+/** An elicitation request for tests. */
+export const ELICIT: InputRequest = {
+  method: 'elicitation/create',
+  params: { message: 'Proceed?', requestedSchema: { type: 'object', properties: {} } },
+};
 /** A matching answer. */
-export const ACCEPT = { action: 'accept', content: { ok: true } } as const;
+export const ACCEPT: InputResponse = { action: 'accept', content: { ok: true } };
 /** A tool result. */
-export const RESULT = { content: [{ type: 'text', text: 'done' }], isError: false } as const;
+export const RESULT: JsonObject = { content: [{ type: 'text', text: 'done' }], isError: false };
 /** A JSON-RPC error. */
-export const RPC_ERROR = { code: -32603, message: 'Internal error', data: { detail: 'boom' } } as const;
+export const RPC_ERROR: TaskError = { code: -32603, message: 'Internal error', data: { detail: 'boom' } };

@@ -32,6 +32,7 @@ export function expiryContract(open: OpenStore): void {
     it('keeps a task at least ttlMs after creation and removes it by the deadline, emitting expired', async () => {
       const store = await open();
       const task = await store.create('alice', { ttlMs: 1_000 });
+      const neighbour = await store.create('alice', { ttlMs: 1_001 });
       const events: TaskEvent[] = [];
       const visible: Array<Promise<unknown>> = [];
       await store.subscribe('alice', task.taskId, (event) => {
@@ -42,6 +43,9 @@ export function expiryContract(open: OpenStore): void {
       expect(await store.get('alice', task.taskId)).toEqual(task);
       await vi.advanceTimersByTimeAsync(1);
       expect(await store.get('alice', task.taskId)).toBeUndefined();
+      expect(await store.get('alice', neighbour.taskId), 'a deadline 1 ms later is not swept early').toEqual(neighbour);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await store.get('alice', neighbour.taskId)).toBeUndefined();
       expect(events).toEqual([{ type: 'expired', record: task }]);
       expect(await Promise.all(visible)).toEqual([undefined]);
       expect(await store.cancel('alice', task.taskId)).toEqual({ found: false });

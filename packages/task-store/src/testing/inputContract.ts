@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskStore } from '../taskStore.js';
+import type { InputRequest, TaskStore } from '../taskStore.js';
 import { ACCEPT, ELICIT, expectStoreError, expectWellFormed, type OpenStore } from './contractContext.js';
 
-const ROOTS = { method: 'roots/list' } as const;
+const ROOTS: InputRequest = { method: 'roots/list' };
 
-async function ask(store: TaskStore, taskId: string, request: { method: string } = ELICIT): Promise<string> {
+async function ask(store: TaskStore, taskId: string, request: InputRequest = ELICIT): Promise<string> {
   const asked = await store.requestInput('alice', taskId, request);
   if (!asked.ok) throw new Error('requestInput was refused');
   return asked.key;

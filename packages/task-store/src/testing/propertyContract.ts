@@ -227,7 +227,8 @@ export function propertyContract(open: OpenStore): void {
             await store.close();
           }
         }),
-        { numRuns: 150 },
+        // A fixed seed keeps the suite deterministic; fast-check prints the path of any counterexample.
+        { numRuns: 300, seed: 0x7a5c },
       );
     });
   });

@@ -1,0 +1,70 @@
+/**
+ * DNS-rebinding protection (streamable-http.mdx "Security"), shared by the HTTP and WebSocket server transports so
+ * one server sharing a port answers both alike: which `Host` and `Origin` values a request may carry.
+ */
+export interface OriginPolicy {
+  /**
+   * Host names accepted in the `Host` header (case-insensitive, port ignored; IPv6 in brackets). Default: on a
+   * connection that arrived on a loopback address only `localhost`, `127.0.0.1` and `[::1]` (a rebound DNS name
+   * pointing at 127.0.0.1 is exactly what this rejects); on other connections, any host.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Origins (`scheme://host[:port]`, case-insensitive) accepted in addition to the request's own origin (one whose
+   * host:port equals the `Host` header). Requests without `Origin` (non-browser clients) are not affected.
+   */
+  readonly allowedOrigins?: readonly string[];
+}
+
+/** What the check needs from an inbound HTTP request or WebSocket upgrade. */
+export interface OriginCheckInput {
+  readonly host: string | undefined;
+  readonly origin: string | undefined;
+  /** The local address the connection arrived on. */
+  readonly localAddress: string | undefined;
+}
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Builds the `Host`/`Origin` check once (sets precomputed) so the per-request cost is a few string operations.
+ * The returned function answers true when the request may proceed; transports answer 403 otherwise.
+ */
+export function createOriginCheck(policy: OriginPolicy = {}): (input: OriginCheckInput) => boolean {
+  const allowedHosts =
+    policy.allowedHosts === undefined ? undefined : new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
+  const allowedOrigins = new Set((policy.allowedOrigins ?? []).map((o) => o.toLowerCase()));
+  return (input) => {
+    const host = input.host?.toLowerCase();
+    if (allowedHosts !== undefined) {
+      if (host === undefined || !allowedHosts.has(hostName(host))) return false;
+    } else if (isLoopbackAddress(input.localAddress)) {
+      if (host === undefined || !LOOPBACK_HOSTS.has(hostName(host))) return false;
+    }
+    const origin = input.origin?.toLowerCase();
+    if (origin === undefined) return true;
+    if (allowedOrigins.has(origin)) return true;
+    // Same origin: the Origin names the very host the request was sent to (and that host passed the check above).
+    const schemeEnd = origin.indexOf('://');
+    return schemeEnd !== -1 && host !== undefined && origin.slice(schemeEnd + 3) === host;
+  };
+}
+
+/** One-off form of {@link createOriginCheck}. */
+export function checkOrigin(input: OriginCheckInput, policy: OriginPolicy = {}): boolean {
+  return createOriginCheck(policy)(input);
+}
+
+function isLoopbackAddress(address: string | undefined): boolean {
+  return address !== undefined && (address.startsWith('127.') || address === '::1' || address === '::ffff:127.0.0.1');
+}
+
+/** `example.com:8080` → `example.com`; `[::1]:80` → `[::1]`. */
+function hostName(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}

@@ -1,0 +1,206 @@
+import { META } from './meta.js';
+import type {
+  ClientRequestOptions,
+  TransportNotification,
+  TransportRequest,
+  TransportRequestId,
+  TransportResponse,
+} from './transport.js';
+import { TransportError } from './transport.js';
+
+const SUBSCRIPTION_ID = META.subscriptionId;
+
+/** Options for {@link PendingRequests}. */
+export interface PendingRequestsOptions {
+  /** Writes one outbound message to the channel; a throw or rejection fails the request with `send_failed`. */
+  readonly send: (message: TransportRequest | TransportNotification) => void | Promise<void>;
+  /** Receives notifications that name no in-flight request (e.g. `notifications/message` on a shared channel). */
+  readonly onUnroutedNotification?: (notification: TransportNotification) => void;
+}
+
+interface Pending {
+  readonly message: TransportRequest;
+  readonly method: string;
+  readonly resolve: (response: TransportResponse) => void;
+  readonly reject: (error: unknown) => void;
+  readonly onNotification: ((notification: TransportNotification) => void) | undefined;
+  readonly progressToken: string | number | undefined;
+  readonly cleanup: () => void;
+}
+
+/**
+ * Client-side correlation for a shared message channel (stdio, WebSocket): matches responses to requests by id and
+ * routes notifications to the request they belong to.
+ *
+ * Routing: `notifications/progress` by the request's `_meta.progressToken`; anything carrying
+ * `_meta["io.modelcontextprotocol/subscriptionId"]` to the listen request with that id; a server-sent
+ * `notifications/cancelled` naming a pending `subscriptions/listen` is delivered to it and then ends it with a
+ * synthesized complete listen result. Late responses (after abort) are ignored. Aborting a request's signal sends
+ * `notifications/cancelled` and rejects with the signal's reason.
+ */
+export class PendingRequests {
+  readonly #options: PendingRequestsOptions;
+  readonly #pending = new Map<TransportRequestId, Pending>();
+  readonly #byProgressToken = new Map<string | number, TransportRequestId>();
+  #closedError: TransportError | undefined;
+
+  constructor(options: PendingRequestsOptions) {
+    this.#options = options;
+  }
+
+  /** Number of requests awaiting a response. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Registers and sends one request; see {@link ClientTransport.request}. */
+  request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
+    if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
+    const { signal, onNotification } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = message.id;
+    if (this.#pending.has(id)) {
+      return Promise.reject(new TransportError('send_failed', `A request with id ${JSON.stringify(id)} is in flight`));
+    }
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const meta = message.params?._meta;
+      const token = isRecord(meta) ? meta.progressToken : undefined;
+      const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
+      const onAbort = (): void => {
+        if (this.#pending.get(id) !== entry) return;
+        entry.cleanup();
+        const reason = signal?.reason instanceof Error ? signal.reason.message : undefined;
+        void this.#sendQuietly({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: reason === undefined ? { requestId: id } : { requestId: id, reason },
+        });
+        reject(signal?.reason);
+      };
+      const entry: Pending = {
+        message,
+        method: message.method,
+        resolve,
+        reject,
+        onNotification,
+        progressToken,
+        cleanup: () => {
+          this.#pending.delete(id);
+          if (progressToken !== undefined) this.#byProgressToken.delete(progressToken);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      this.#pending.set(id, entry);
+      if (progressToken !== undefined) this.#byProgressToken.set(progressToken, id);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#sendOrFail(id, entry, message);
+    });
+  }
+
+  /** Handles one parsed inbound message. Returns false when it could not be routed at all (a malformed message). */
+  receive(message: unknown): boolean {
+    if (!isRecord(message)) return false;
+    if (typeof message.method === 'string') {
+      if ('id' in message) return false; // Servers must not send requests.
+      this.#route(message as unknown as TransportNotification);
+      return true;
+    }
+    if (
+      (typeof message.id !== 'string' && typeof message.id !== 'number') ||
+      !('result' in message || 'error' in message)
+    ) {
+      return false;
+    }
+    const entry = this.#pending.get(message.id);
+    if (entry === undefined) return true; // Late response to an aborted request: ignored, as the spec asks.
+    entry.cleanup();
+    entry.resolve(message as unknown as TransportResponse);
+    return true;
+  }
+
+  /** Rejects every pending request, and every later one, with `error`. Idempotent (the first error sticks). */
+  failAll(error: TransportError): void {
+    this.#closedError ??= error;
+    for (const entry of [...this.#pending.values()]) {
+      entry.cleanup();
+      entry.reject(error);
+    }
+  }
+
+  /** Rejects the pending requests that match `predicate` with `error`; the others stay pending. */
+  failMatching(predicate: (request: TransportRequest) => boolean, error: TransportError): void {
+    for (const entry of [...this.#pending.values()]) {
+      if (!predicate(entry.message)) continue;
+      entry.cleanup();
+      entry.reject(error);
+    }
+  }
+
+  /** Sends every pending request again, in issue order (after a reconnect). A failed send fails that request. */
+  resendAll(): void {
+    for (const [id, entry] of [...this.#pending]) this.#sendOrFail(id, entry, entry.message);
+  }
+
+  #route(notification: TransportNotification): void {
+    const params = notification.params;
+    let target: TransportRequestId | undefined;
+    if (notification.method === 'notifications/cancelled' && isRecord(params)) {
+      const id = params.requestId;
+      const entry = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
+      if (
+        entry !== undefined &&
+        entry.method === 'subscriptions/listen' &&
+        (typeof id === 'string' || typeof id === 'number')
+      ) {
+        deliver(entry, notification);
+        entry.cleanup();
+        entry.resolve({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: id } } });
+        return;
+      }
+    } else if (notification.method === 'notifications/progress' && isRecord(params)) {
+      const token = params.progressToken;
+      if (typeof token === 'string' || typeof token === 'number') target = this.#byProgressToken.get(token);
+    } else if (isRecord(params) && isRecord(params._meta)) {
+      const id = params._meta[SUBSCRIPTION_ID];
+      if (typeof id === 'string' || typeof id === 'number') target = id;
+    }
+    const entry = target === undefined ? undefined : this.#pending.get(target);
+    if (entry !== undefined) deliver(entry, notification);
+    else this.#options.onUnroutedNotification?.(notification);
+  }
+
+  #sendOrFail(id: TransportRequestId, entry: Pending, message: TransportRequest): void {
+    const fail = (cause: unknown): void => {
+      if (this.#pending.get(id) !== entry) return;
+      entry.cleanup();
+      entry.reject(
+        cause instanceof TransportError ? cause : new TransportError('send_failed', 'Send failed', { cause }),
+      );
+    };
+    try {
+      Promise.resolve(this.#options.send(message)).catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  async #sendQuietly(message: TransportNotification): Promise<void> {
+    try {
+      await this.#options.send(message);
+    } catch {
+      // The channel is gone; the request was already rejected locally.
+    }
+  }
+}
+
+function deliver(entry: Pending, notification: TransportNotification): void {
+  try {
+    entry.onNotification?.(notification);
+  } catch {
+    // A throwing callback must not break routing for every other request on the channel.
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

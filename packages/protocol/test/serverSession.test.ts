@@ -1,0 +1,210 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MessageHandler, RequestContext, TransportResponse } from '../src/index.js';
+import { TransportError } from '../src/index.js';
+import { ServerSession } from '../src/serverSession.js';
+
+const SUB = 'io.modelcontextprotocol/subscriptionId';
+
+function setup(handler: MessageHandler, principal?: string) {
+  const out: unknown[] = [];
+  const errors: Error[] = [];
+  const session = new ServerSession({
+    handler,
+    principal,
+    write: (text) => out.push(JSON.parse(text)),
+    onError: (e) => errors.push(e),
+  });
+  return { session, out, errors };
+}
+
+/** A handler that parks each request until the test resolves it, exposing the context. */
+function parkingHandler() {
+  const parked = new Map<unknown, { context: RequestContext; finish: (r: TransportResponse | undefined) => void }>();
+  const seen: unknown[] = [];
+  const handler: MessageHandler = (message, context) => {
+    seen.push(message);
+    const id = (message as { id?: unknown }).id;
+    return new Promise((resolve) => parked.set(id, { context, finish: resolve }));
+  };
+  return { handler, parked, seen };
+}
+
+const req = (id: string | number, method = 'm', params?: object) => ({ jsonrpc: '2.0', id, method, params });
+
+describe('ServerSession', () => {
+  it('answers unparseable text with -32700 and id null, then keeps working', async () => {
+    const { session, out } = setup(async (m) => ({ jsonrpc: '2.0', id: (m as { id: number }).id, result: {} }));
+    session.receiveText('{"jsonrpc":');
+    session.receiveText(JSON.stringify(req(1)));
+    await session.idle();
+    expect(out).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid JSON' } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+  });
+
+  it('runs requests concurrently and answers them in completion order', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(1));
+    session.receive(req('two'));
+    expect(session.inFlight).toBe(2);
+    parked.get('two')?.finish({ jsonrpc: '2.0', id: 'two', result: { n: 2 } });
+    parked.get(1)?.finish({ jsonrpc: '2.0', id: 1, result: { n: 1 } });
+    await session.idle();
+    expect(out.map((m) => (m as { id: unknown }).id)).toEqual(['two', 1]);
+    expect(session.inFlight).toBe(0);
+  });
+
+  it('passes the principal and writes notify() output before the response, dropping it afterwards', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler, 'alice');
+    session.receive(req(1));
+    const entry = parked.get(1);
+    expect(entry?.context.principal).toBe('alice');
+    entry?.context.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 't', progress: 1 },
+    });
+    entry?.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    await session.idle();
+    entry?.context.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 't', progress: 2 },
+    });
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatchObject({ method: 'notifications/progress' });
+    expect(out[1]).toMatchObject({ id: 1, result: {} });
+  });
+
+  it('aborts a request on notifications/cancelled and sends nothing more for it', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(7));
+    const entry = parked.get(7);
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'user' } });
+    expect(entry?.context.signal.aborted).toBe(true);
+    expect(entry?.context.signal.reason).toHaveProperty('message', 'user');
+    entry?.context.notify({ jsonrpc: '2.0', method: 'notifications/message', params: {} });
+    entry?.finish({ jsonrpc: '2.0', id: 7, result: {} });
+    await session.idle();
+    expect(out).toEqual([]);
+    expect(session.inFlight).toBe(0);
+  });
+
+  it('ignores notifications/cancelled for unknown ids and never passes it to the handler', async () => {
+    const { handler, seen } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } });
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: 'junk' });
+    await session.idle();
+    expect(seen).toEqual([]);
+    expect(out).toEqual([]);
+  });
+
+  it('passes other notifications to the handler and never answers them', async () => {
+    const seen: unknown[] = [];
+    const { session, out } = setup(async (m) => {
+      seen.push(m);
+      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'should be dropped' } };
+    });
+    session.receive({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    await session.idle();
+    expect(seen).toHaveLength(1);
+    expect(out).toEqual([]);
+  });
+
+  it('drops JSON-RPC responses sent by the client without calling the handler', async () => {
+    const { handler, seen } = parkingHandler();
+    const { session, out, errors } = setup(handler);
+    session.receive({ jsonrpc: '2.0', id: 1, result: {} });
+    session.receive({ jsonrpc: '2.0', id: 2, error: { code: 1, message: 'x' } });
+    await session.idle();
+    expect(seen).toEqual([]);
+    expect(out).toEqual([]);
+    expect(errors).toHaveLength(2);
+  });
+
+  it('hands non-JSON-RPC shapes to the runtime and writes its error response', async () => {
+    const { session, out } = setup(async () => ({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }));
+    session.receive([1, 2]);
+    session.receive(42);
+    session.receive({ jsonrpc: '2.0', id: null, method: 'x' });
+    await session.idle();
+    expect(out).toHaveLength(3);
+  });
+
+  it('rejects a second request with an id that is still in flight', async () => {
+    const { handler, parked, seen } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(1));
+    session.receive(req(1));
+    expect(seen).toHaveLength(1);
+    expect(out).toEqual([{ jsonrpc: '2.0', id: 1, error: expect.objectContaining({ code: -32600 }) }]);
+    parked.get(1)?.finish(undefined);
+    await session.idle();
+  });
+
+  it('turns a rejecting handler into -32603 for that id and stays up', async () => {
+    const { session, out, errors } = setup(async () => {
+      throw new Error('boom');
+    });
+    session.receive(req(3));
+    await session.idle();
+    expect(out).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Internal error' } }]);
+    expect(errors[0]?.message).toBe('boom');
+  });
+
+  it('ends a server-finished listen with its result and then notifications/cancelled for the listen id', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(5, 'subscriptions/listen', { notifications: {} }));
+    parked.get(5)?.finish({ jsonrpc: '2.0', id: 5, result: { resultType: 'complete', _meta: { [SUB]: 5 } } });
+    await session.idle();
+    expect(out).toEqual([
+      { jsonrpc: '2.0', id: 5, result: { resultType: 'complete', _meta: { [SUB]: 5 } } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: expect.any(String) } },
+    ]);
+  });
+
+  it('close() aborts every in-flight request with TransportError(closed) and drops their output', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(1));
+    session.receive({ jsonrpc: '2.0', method: 'notifications/x' });
+    session.close();
+    session.close();
+    for (const entry of parked.values()) {
+      expect(entry.context.signal.reason).toBeInstanceOf(TransportError);
+      entry.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    }
+    expect(parked.size).toBe(2);
+    await session.idle();
+    session.receive(req(2));
+    expect(out).toEqual([]);
+  });
+
+  it('answers -32603 when the handler resolves a request with no response', async () => {
+    const { session, out, errors } = setup(async () => undefined);
+    session.receive(req(4));
+    await session.idle();
+    expect(out).toEqual([{ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error' } }]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('idle(timeout) gives up on a handler that ignores its aborted signal', async () => {
+    vi.useFakeTimers();
+    try {
+      const { session } = setup(() => new Promise(() => {}));
+      session.receive(req(1));
+      session.close();
+      const idle = session.idle(5000);
+      await vi.advanceTimersByTimeAsync(5000);
+      await expect(idle).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,200 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InMemoryTaskStore, type InMemoryTaskStoreOptions, type InputRequest } from '../src/index.js';
+
+/** A manual clock and timer queue, so expiry runs without fake globals. */
+function manualTimers(start = Date.UTC(2026, 6, 28)) {
+  let now = start;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  let scheduled = 0;
+  return {
+    now: () => now,
+    setTimer: (callback: () => void, delayMs: number) => {
+      scheduled++;
+      timers.set(nextId, { at: now + delayMs, callback });
+      return nextId++;
+    },
+    clearTimer: (handle: unknown) => {
+      timers.delete(handle as number);
+    },
+    advance(ms: number) {
+      now += ms;
+      for (;;) {
+        const due = [...timers].find(([, timer]) => timer.at <= now);
+        if (due === undefined) return;
+        timers.delete(due[0]);
+        due[1].callback();
+      }
+    },
+    get live() {
+      return timers.size;
+    },
+    get scheduled() {
+      return scheduled;
+    },
+  };
+}
+
+const stores: InMemoryTaskStore[] = [];
+function makeStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
+  const store = new InMemoryTaskStore(options);
+  stores.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+function expectDeepFrozen(value: unknown, path = 'record'): void {
+  if (typeof value !== 'object' || value === null) return;
+  expect(Object.isFrozen(value), `${path} is frozen`).toBe(true);
+  for (const [key, child] of Object.entries(value)) expectDeepFrozen(child, `${path}.${key}`);
+}
+
+const ELICIT: InputRequest = {
+  method: 'elicitation/create',
+  params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+};
+
+describe('InMemoryTaskStore', () => {
+  it('deep-freezes every record and shares it instead of copying', async () => {
+    const store = makeStore();
+    const task = await store.create('alice', { ttlMs: null, requestMeta: { client: { name: 'x', tags: ['a'] } } });
+    expectDeepFrozen(task);
+    expect(await store.get('alice', task.taskId)).toBe(task);
+    const asked = await store.requestInput('alice', task.taskId, ELICIT);
+    if (!asked.ok) throw new Error('refused');
+    expectDeepFrozen(asked.record);
+    expect(Object.isFrozen(ELICIT.params)).toBe(true);
+    expect(await store.get('alice', task.taskId)).toBe(asked.record);
+    const failed = await store.fail('alice', task.taskId, { code: -32000, message: 'x', data: { nested: [1] } }, 'why');
+    if (!failed.found) throw new Error('vanished');
+    expectDeepFrozen(failed.record);
+    expect(await store.get('alice', task.taskId)).toBe(failed.record);
+  });
+
+  it('stamps createdAt and lastUpdatedAt from the injected clock', async () => {
+    const timers = manualTimers(Date.UTC(2030, 0, 1));
+    const store = makeStore(timers);
+    const task = await store.create('alice', { ttlMs: null });
+    expect(task.createdAt).toBe('2030-01-01T00:00:00.000Z');
+    timers.advance(1_234);
+    const swap = await store.setStatusMessage('alice', task.taskId, 'later');
+    expect(swap.ok && swap.record.lastUpdatedAt).toBe('2030-01-01T00:00:01.234Z');
+  });
+
+  it('draws ids from the injected random source, 22 base64url characters each', async () => {
+    let calls = 0;
+    const store = makeStore({
+      randomFill: (buffer) => {
+        calls++;
+        buffer.fill(calls === 1 ? 0 : 63);
+      },
+    });
+    const first = await store.create('alice', { ttlMs: null });
+    expect(first.taskId).toBe('A'.repeat(22));
+    for (let i = 1; i < 512; i++) await store.create('alice', { ttlMs: null });
+    expect(calls).toBe(1);
+    expect((await store.create('alice', { ttlMs: null })).taskId).toBe('_'.repeat(22));
+    expect(calls).toBe(2);
+  });
+
+  it('keeps at most one timer however many tasks have deadlines', async () => {
+    const timers = manualTimers();
+    const store = makeStore(timers);
+    for (let i = 0; i < 1_000; i++) {
+      await store.create('alice', { ttlMs: 10_000 + ((i * 7_919) % 5_000) });
+      expect(timers.live).toBeLessThanOrEqual(1);
+    }
+    // Only a new earliest deadline reschedules.
+    expect(timers.scheduled).toBeLessThan(20);
+    timers.advance(15_000);
+    expect(store.stats()).toMatchObject({ tasks: 0, owners: 0, deadlineEntries: 0, timerActive: false });
+    expect(timers.live).toBe(0);
+  });
+
+  it('unrefs its default timer so an idle process can exit', async () => {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const store = makeStore();
+    await store.create('alice', { ttlMs: 60_000 });
+    const handle = spy.mock.results.at(-1)?.value as { hasRef?: () => boolean } | undefined;
+    expect(handle?.hasRef?.()).toBe(false);
+    await store.close();
+    expect(store.stats().timerActive).toBe(false);
+  });
+
+  it('isolates a throwing listener: the writer and other listeners are unaffected', async () => {
+    const errors: unknown[] = [];
+    const store = makeStore({ onListenerError: (error) => errors.push(error) });
+    const task = await store.create('alice', { ttlMs: null });
+    const seen: number[] = [];
+    await store.subscribe('alice', task.taskId, () => {
+      throw new Error('listener bug');
+    });
+    await store.subscribe('alice', task.taskId, (event) => seen.push(event.record.version));
+    const swap = await store.setStatusMessage('alice', task.taskId, 'x');
+    expect(swap.ok).toBe(true);
+    expect(seen).toEqual([2]);
+    expect(errors).toEqual([new Error('listener bug')]);
+  });
+
+  it('does not call a listener that an earlier listener removed during the same delivery', async () => {
+    const store = makeStore();
+    const task = await store.create('alice', { ttlMs: null });
+    let second = 0;
+    let unsubscribeSecond: () => void = () => {};
+    await store.subscribe('alice', task.taskId, () => unsubscribeSecond());
+    unsubscribeSecond = await store.subscribe('alice', task.taskId, () => second++);
+    await store.setStatusMessage('alice', task.taskId, 'x');
+    expect(second).toBe(0);
+  });
+
+  it('releases listeners, waits and answers: nothing is retained once they settle', async () => {
+    const timers = manualTimers();
+    const store = makeStore(timers);
+    const task = await store.create('alice', { ttlMs: 1_000 });
+    const unsubscribe = await store.subscribe('alice', task.taskId, () => {});
+    unsubscribe();
+    expect(store.stats()).toMatchObject({ listenedTasks: 0 });
+
+    const a = await store.requestInput('alice', task.taskId, ELICIT);
+    const b = await store.requestInput('alice', task.taskId, ELICIT);
+    if (!a.ok || !b.ok) throw new Error('refused');
+    const answered = store.waitForInput('alice', task.taskId, a.key);
+    const controller = new AbortController();
+    const aborted = store.waitForInput('alice', task.taskId, b.key, controller.signal);
+    expect(store.stats()).toMatchObject({ listenedTasks: 1, pendingWaits: 2 });
+    await store.resolveInputs('alice', task.taskId, { [a.key]: { action: 'accept', content: { name: 'x' } } });
+    await answered;
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(store.stats()).toMatchObject({ listenedTasks: 0, pendingWaits: 0, undeliveredAnswers: 0 });
+
+    // An answer nobody waits for is released when the task ends.
+    await store.resolveInputs('alice', task.taskId, { [b.key]: { action: 'decline' } });
+    expect(store.stats().undeliveredAnswers).toBe(1);
+    await store.complete('alice', task.taskId, { content: [] });
+    expect(store.stats().undeliveredAnswers).toBe(0);
+
+    const ending = store.waitForEnd('alice', (await store.create('bob', { ttlMs: 500 })).taskId);
+    timers.advance(1_000);
+    expect(await ending).toBeUndefined();
+    expect(store.stats()).toEqual({
+      tasks: 0,
+      owners: 0,
+      listenedTasks: 0,
+      pendingWaits: 0,
+      undeliveredAnswers: 0,
+      deadlineEntries: 0,
+      timerActive: false,
+    });
+  });
+
+  it('shares one timestamp string among records written in the same millisecond', async () => {
+    const timers = manualTimers();
+    const store = makeStore(timers);
+    const one = await store.create('alice', { ttlMs: null });
+    const two = await store.create('alice', { ttlMs: null });
+    expect(two.createdAt).toBe(one.createdAt);
+  });
+});

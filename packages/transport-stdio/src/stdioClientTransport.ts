@@ -1,0 +1,178 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type {
+  ClientRequestOptions,
+  ClientTransport,
+  TransportNotification,
+  TransportRequest,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
+import { PendingRequests, TransportError } from '@mcp-tasks/protocol';
+import { LineSplitter } from './lineSplitter.js';
+import { DEFAULT_MAX_LINE_BYTES } from './stdioServerTransport.js';
+
+/** Options for {@link StdioClientTransport.spawn}. */
+export interface StdioClientTransportOptions {
+  /** Executable to run (resolved on PATH). */
+  readonly command: string;
+  /** Arguments, passed as argv without a shell. */
+  readonly args?: readonly string[];
+  /** Child environment; replaces (does not extend) the parent's. @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Working directory of the child. @default process.cwd() */
+  readonly cwd?: string;
+  /** `inherit` passes the child's stderr through; `pipe` exposes it as {@link StdioClientTransport.stderr}. @default 'inherit' */
+  readonly stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** Wait after closing stdin before SIGTERM, and again before SIGKILL. @default 2000 */
+  readonly closeGraceMs?: number;
+  /** Longest accepted line from the server; longer lines are discarded and reported via `onError`. @default 16 MiB */
+  readonly maxLineBytes?: number;
+  /** Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). */
+  readonly onUnroutedNotification?: (notification: TransportNotification) => void;
+  /** Non-fatal problems: malformed or over-long lines on the server's stdout. */
+  readonly onError?: (error: TransportError) => void;
+}
+
+/** How the child ended. */
+export interface ChildExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/**
+ * Client side of the stdio transport: spawns the server and speaks newline-delimited JSON-RPC over its
+ * stdin/stdout. Implements {@link ClientTransport}; routing of notifications is described on `PendingRequests`.
+ *
+ * If the child exits, every in-flight and later request rejects with `TransportError('closed')`. {@link close}
+ * closes the child's stdin, then sends SIGTERM and finally SIGKILL, each after `closeGraceMs`.
+ */
+export class StdioClientTransport implements ClientTransport {
+  readonly #child: ChildProcess;
+  readonly #pending: PendingRequests;
+  readonly #graceMs: number;
+  #closing: Promise<void> | undefined;
+  /** Resolves when the child has exited and its stdout has been drained. */
+  readonly exited: Promise<ChildExit>;
+  /** The child's stderr when spawned with `stderr: 'pipe'`, else null. Read it, or it may fill and block the child. */
+  readonly stderr: Readable | null;
+
+  private constructor(child: ChildProcess, options: StdioClientTransportOptions) {
+    this.#child = child;
+    this.#graceMs = options.closeGraceMs ?? 2000;
+    this.stderr = child.stderr;
+    const stdin = child.stdin;
+    this.#pending = new PendingRequests({
+      onUnroutedNotification: options.onUnroutedNotification,
+      send: (message) =>
+        new Promise<void>((resolve, reject) => {
+          if (stdin === null || !stdin.writable) {
+            reject(new TransportError('closed', 'The server process stdin is closed'));
+            return;
+          }
+          stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+        }),
+    });
+    const report = options.onError ?? (() => {});
+    const splitter = new LineSplitter({
+      maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      onOverflow: () => report(new TransportError('malformed_frame', 'Discarded an over-long line from the server')),
+      onLine: (line) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(line);
+        } catch (cause) {
+          report(new TransportError('malformed_frame', 'Server wrote a line that is not JSON', { cause }));
+          return;
+        }
+        if (!this.#pending.receive(message)) {
+          report(
+            new TransportError('malformed_frame', 'Server wrote a message that is not a response or notification'),
+          );
+        }
+      },
+    });
+    child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout?.on('end', () => splitter.end());
+    // EPIPE after the child died, or a failed kill(), surfaces through 'close' below; keep it from crashing us.
+    stdin?.on('error', () => {});
+    child.stdout?.on('error', () => {});
+    child.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      child.once('close', (code, signal) => {
+        this.#pending.failAll(
+          new TransportError(
+            'closed',
+            `The server process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'})`,
+          ),
+        );
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  /**
+   * Spawns the server and resolves once the process started. Rejects with `TransportError('closed')` when it
+   * cannot be spawned (e.g. command not found).
+   */
+  static spawn(options: StdioClientTransportOptions): Promise<StdioClientTransport> {
+    const child = spawn(options.command, [...(options.args ?? [])], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', options.stderr ?? 'inherit'],
+      windowsHide: true,
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', (cause) =>
+        reject(new TransportError('closed', `Could not start ${options.command}: ${cause.message}`, { cause })),
+      );
+      child.once('spawn', () => resolve(new StdioClientTransport(child, options)));
+    });
+  }
+
+  /** The child's process id. */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  request(message: TransportRequest, options?: ClientRequestOptions): Promise<TransportResponse> {
+    return this.#pending.request(message, options);
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    if (this.#closing !== undefined) throw new TransportError('closed', 'The transport is closed');
+    const stdin = this.#child.stdin;
+    if (stdin === null || !stdin.writable) throw new TransportError('closed', 'The server process stdin is closed');
+    await new Promise<void>((resolve, reject) =>
+      stdin.write(`${JSON.stringify(message)}\n`, (error) =>
+        error ? reject(new TransportError('send_failed', 'Write to the server failed', { cause: error })) : resolve(),
+      ),
+    );
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
+    this.#child.stdin?.end();
+    if (await this.#exitsWithin(this.#graceMs)) return;
+    this.#child.kill('SIGTERM');
+    if (await this.#exitsWithin(this.#graceMs)) return;
+    this.#child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async #exitsWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([this.exited.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import type { Readable, Writable } from 'node:stream';
+import { type MessageHandler, ServerSession } from '@mcp-tasks/protocol';
+import { LineSplitter } from './lineSplitter.js';
+
+/** Default {@link StdioServerTransportOptions.maxLineBytes}: 16 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** How long shutdown waits for aborted handlers to settle before giving up on them. */
+const SHUTDOWN_TIMEOUT_MS = 5000;
+
+/** Options for {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Input stream. @default process.stdin */
+  readonly stdin?: Readable;
+  /** Output stream; receives only JSON-RPC messages, one per line. @default process.stdout */
+  readonly stdout?: Writable;
+  /** Longest accepted inbound line in bytes; longer lines get a `-32600` error (id null) and are skipped. @default 16 MiB */
+  readonly maxLineBytes?: number;
+  /** Principal for every request (stdio has no authentication of its own; the spawning user is trusted). */
+  readonly principal?: string;
+  /** Non-fatal problems (client sent a response, handler threw). Never written to stdout. @default write to stderr */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * Server side of the stdio transport: reads newline-delimited JSON-RPC from stdin, hands each message to the
+ * runtime and writes responses and request-scoped notifications to stdout as they happen.
+ *
+ * Requests run concurrently and are answered as they finish. A malformed line gets `-32700` (id null) and the
+ * server keeps reading. EOF on stdin (or {@link close}) aborts every in-flight request, then {@link closed}
+ * resolves once their handlers have settled. Ownership: the transport never ends or destroys the streams it was
+ * given; {@link serveStdio} is the variant that also exits the process.
+ */
+export class StdioServerTransport {
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #session: ServerSession;
+  readonly #splitter: LineSplitter;
+  #started = false;
+  #closing: Promise<void> | undefined;
+  #resolveClosed: () => void = () => {};
+  /** Resolves after the input ended (or {@link close} was called) and every running handler settled. */
+  readonly closed: Promise<void>;
+
+  constructor(handler: MessageHandler, options: StdioServerTransportOptions = {}) {
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+    const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const onError = options.onError ?? ((error: Error) => process.stderr.write(`mcp stdio server: ${error.message}\n`));
+    this.closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    this.#session = new ServerSession({
+      handler,
+      principal: options.principal,
+      onError,
+      write: (text) => {
+        this.#stdout.write(`${text}\n`);
+      },
+    });
+    this.#splitter = new LineSplitter({
+      maxLineBytes,
+      onLine: (line) => this.#session.receiveText(line),
+      onOverflow: () =>
+        this.#stdout.write(
+          `${JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message: `Invalid Request: message exceeds ${maxLineBytes} bytes`,
+              data: { maxLineBytes },
+            },
+          })}\n`,
+        ),
+    });
+  }
+
+  /** Starts reading stdin. Call once; later calls do nothing. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.once('end', this.#onEnd);
+    this.#stdin.once('error', this.#onEnd);
+    this.#stdout.on('error', this.#onOutputError);
+  }
+
+  /**
+   * Stops reading, aborts every in-flight request (their output is dropped) and resolves once their handlers
+   * settled. Idempotent; does not end or destroy the streams.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    this.#splitter.end();
+    void this.close();
+  };
+
+  /** stdout failing (EPIPE: the client is gone) means nobody can read answers any more. */
+  readonly #onOutputError = (): void => {
+    void this.close();
+  };
+
+  async #shutdown(): Promise<void> {
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('end', this.#onEnd);
+    this.#stdin.off('error', this.#onEnd);
+    this.#stdin.pause();
+    this.#session.close();
+    await this.#session.idle(SHUTDOWN_TIMEOUT_MS);
+    this.#stdout.off('error', this.#onOutputError);
+    this.#resolveClosed();
+  }
+}
+
+/**
+ * Runs a stdio MCP server on this process's stdin/stdout and exits the process (code 0) once stdin reaches EOF and
+ * running requests have been aborted. Log to stderr only: anything else on stdout corrupts the channel.
+ */
+export function serveStdio(
+  handler: MessageHandler,
+  options: Omit<StdioServerTransportOptions, 'stdin' | 'stdout'> = {},
+): StdioServerTransport {
+  const transport = new StdioServerTransport(handler, options);
+  transport.start();
+  void transport.closed.then(() => {
+    // Exit only after stdout flushed, so the last responses are not lost.
+    process.stdout.write('', () => process.exit(0));
+  });
+  return transport;
+}

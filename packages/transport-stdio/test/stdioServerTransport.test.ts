@@ -1,0 +1,111 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StdioServerTransport } from '../src/stdioServerTransport.js';
+import { RawServer, textUntil } from './helpers.js';
+
+const servers: RawServer[] = [];
+function start(env?: Record<string, string>): RawServer {
+  const server = new RawServer(env);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.kill()));
+});
+
+const echo = (id: number, params: object = {}) => ({ jsonrpc: '2.0', id, method: 'echo', params });
+
+describe('StdioServerTransport (real child process)', () => {
+  it('answers a malformed line with -32700 and id null, then keeps serving', async () => {
+    const server = start();
+    server.write('{"jsonrpc": "2.0", oops\n');
+    expect(await server.next()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
+    server.send(echo(1));
+    expect(await server.next()).toMatchObject({ id: 1, result: { echo: {} } });
+  });
+
+  it('rejects an over-long line with -32600 (id null) without buffering it, then keeps serving', async () => {
+    const server = start({ MAX_LINE_BYTES: '1024' });
+    server.send(echo(1, { blob: 'x'.repeat(4096) }));
+    expect(await server.next()).toMatchObject({ id: null, error: { code: -32600, data: { maxLineBytes: 1024 } } });
+    server.send(echo(2));
+    expect(await server.next()).toMatchObject({ id: 2, result: {} });
+  });
+
+  it('passes notifications and malformed shapes to the handler; only the latter are answered; client responses are dropped', async () => {
+    const server = start();
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 99, result: {} });
+    server.send([1, 2, 3]);
+    expect(await server.next()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request' },
+    });
+    server.send(echo(1));
+    expect(await server.next()).toMatchObject({ id: 1 });
+  });
+
+  it('answers concurrent requests as they finish, not in arrival order', async () => {
+    const server = start();
+    server.send({ jsonrpc: '2.0', id: 1, method: 'wait', params: { key: 'k' } });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'release', params: { key: 'k' } });
+    expect(await server.next()).toMatchObject({ id: 2, result: { released: 'k' } });
+    expect(await server.next()).toMatchObject({ id: 1, result: { waited: 'k' } });
+  });
+
+  it('aborts a request on notifications/cancelled and writes nothing for it', async () => {
+    const server = start();
+    const aborted = textUntil(server.child.stderr, 'aborted 5');
+    server.send({ jsonrpc: '2.0', id: 5, method: 'hang' });
+    server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'stop' } });
+    expect(await aborted).toContain('aborted 5: stop');
+    server.send(echo(6));
+    expect(await server.next()).toMatchObject({ id: 6 });
+  });
+
+  it('on EOF aborts running requests and exits with code 0', async () => {
+    const server = start();
+    const aborted = textUntil(server.child.stderr, 'aborted 1');
+    server.send({ jsonrpc: '2.0', id: 1, method: 'hang' });
+    server.send(echo(2));
+    expect(await server.next()).toMatchObject({ id: 2 });
+    server.child.stdin.end();
+    expect(await aborted).toContain('The connection closed');
+    expect(await server.exited).toBe(0);
+  });
+});
+
+describe('StdioServerTransport (in-process streams)', () => {
+  it('close() is idempotent, resolves closed, and never ends the output stream', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport(async () => undefined, { stdin, stdout });
+    transport.start();
+    await Promise.all([transport.close(), transport.close()]);
+    await transport.closed;
+    expect(stdout.writableEnded).toBe(false);
+  });
+
+  it('hands a final line without a newline to the handler at EOF, then aborts it and writes nothing', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const seen: unknown[] = [];
+    const transport = new StdioServerTransport(
+      (message, context) => {
+        seen.push(message);
+        return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(undefined)));
+      },
+      { stdin, stdout },
+    );
+    transport.start();
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"m"}');
+    await transport.closed;
+    expect(seen).toEqual([{ jsonrpc: '2.0', id: 1, method: 'm' }]);
+    expect(stdout.read()).toBeNull();
+  });
+});

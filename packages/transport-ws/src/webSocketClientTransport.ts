@@ -1,0 +1,257 @@
+import type {
+  ClientRequestOptions,
+  ClientTransport,
+  TransportNotification,
+  TransportRequest,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
+import { PendingRequests, TransportError } from '@mcp-tasks/protocol';
+import { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL } from './subprotocol.js';
+
+/** The subset of the WHATWG `WebSocket` this client uses; both the platform class and `ws` satisfy it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  readonly protocol: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: never) => void) | null;
+  onmessage: ((event: never) => void) | null;
+  onclose: ((event: never) => void) | null;
+  onerror: ((event: never) => void) | null;
+}
+
+/** A `WebSocket` constructor. The third argument is honoured by `ws` (headers) and ignored by browsers. */
+export type WebSocketConstructor = new (
+  url: string,
+  protocols: string[],
+  options?: { headers?: Record<string, string> },
+) => WebSocketLike;
+
+/**
+ * Reconnection after an unexpected close. Requests that are safe to send twice stay pending and are re-sent with
+ * the same id once a new socket is open; every other in-flight request (including listens, which the caller must
+ * re-establish) fails at once with `TransportError('closed')`.
+ */
+export interface WebSocketReconnectOptions {
+  /** Attempts before giving up and closing the transport. @default 5 */
+  readonly maxAttempts?: number;
+  /** First delay; doubles per attempt, with jitter. @default 250 */
+  readonly initialDelayMs?: number;
+  /** Cap on the delay. @default 5000 */
+  readonly maxDelayMs?: number;
+  /** Which requests survive a reconnect. @default methods in {@link IDEMPOTENT_METHODS} */
+  readonly isIdempotent?: (request: TransportRequest) => boolean;
+}
+
+/** Read-only methods re-sent after a reconnect by default. */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'tasks/get',
+]);
+
+/** Close codes after which reconnecting can help (going away, abnormal, server error, restart, try later). */
+const RECONNECTABLE_CODES = new Set([1001, 1005, 1006, 1011, 1012, 1013, 1014]);
+
+/** Options for {@link WebSocketClientTransport.connect}. */
+export interface WebSocketClientOptions {
+  /** The WebSocket implementation. @default globalThis.WebSocket (the Node entry falls back to `ws`) */
+  readonly WebSocket?: WebSocketConstructor;
+  /** Bearer token, sent as the `mcp.bearer.<token>` subprotocol entry (works in browsers). */
+  readonly token?: string;
+  /** Extra upgrade headers such as `Authorization`; only implementations that accept headers (`ws`) send them. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Reconnect with backoff after an unexpected close; `false` disables. @default {} (enabled, defaults) */
+  readonly reconnect?: WebSocketReconnectOptions | false;
+  /** Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). */
+  readonly onUnroutedNotification?: (notification: TransportNotification) => void;
+  /** Non-fatal problems: frames that are not JSON-RPC responses or notifications. */
+  readonly onError?: (error: TransportError) => void;
+  /** Called once when the transport is finally closed (by {@link WebSocketClientTransport.close} or giving up). */
+  readonly onClose?: (code: number, reason: string) => void;
+}
+
+const OPEN = 1;
+
+/**
+ * Client side of this project's WebSocket binding; runs in browsers and Node. Implements {@link ClientTransport}:
+ * one JSON-RPC message per text frame, responses correlated by id, notifications routed to their request (progress
+ * by `progressToken`, listen streams by subscription id), and an aborted request cancelled with
+ * `notifications/cancelled`. After an unexpected close it reconnects (see {@link WebSocketReconnectOptions}); once
+ * finally closed, every in-flight and later request rejects with `TransportError('closed')`.
+ */
+export class WebSocketClientTransport implements ClientTransport {
+  readonly #url: string;
+  readonly #Impl: WebSocketConstructor;
+  readonly #options: WebSocketClientOptions;
+  readonly #pending: PendingRequests;
+  readonly #isIdempotent: (request: TransportRequest) => boolean;
+  #socket: WebSocketLike;
+  #state: 'open' | 'reconnecting' | 'closed' = 'open';
+  #finished = false;
+  #resolveClosed: () => void = () => {};
+  readonly #closed = new Promise<void>((resolve) => {
+    this.#resolveClosed = resolve;
+  });
+  #cancelWait: (() => void) | undefined;
+
+  private constructor(url: string, Impl: WebSocketConstructor, socket: WebSocketLike, options: WebSocketClientOptions) {
+    this.#url = url;
+    this.#Impl = Impl;
+    this.#options = options;
+    this.#socket = socket;
+    const reconnect = options.reconnect === false ? undefined : options.reconnect;
+    this.#isIdempotent = reconnect?.isIdempotent ?? ((request) => IDEMPOTENT_METHODS.has(request.method));
+    this.#pending = new PendingRequests({
+      onUnroutedNotification: options.onUnroutedNotification,
+      send: (message) => this.#write(message),
+    });
+    this.#attach(socket);
+  }
+
+  /**
+   * Opens a socket offering subprotocol `mcp` and resolves once the server selected it. Rejects with
+   * `TransportError('closed')` when the connection fails, is refused (auth, Origin), or selects another protocol.
+   */
+  static async connect(url: string | URL, options: WebSocketClientOptions = {}): Promise<WebSocketClientTransport> {
+    const Impl = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (Impl === undefined) {
+      throw new TransportError('closed', 'No WebSocket implementation available; pass options.WebSocket');
+    }
+    const socket = await openSocket(Impl, String(url), options);
+    return new WebSocketClientTransport(String(url), Impl, socket, options);
+  }
+
+  request(message: TransportRequest, options?: ClientRequestOptions): Promise<TransportResponse> {
+    return this.#pending.request(message, options);
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    this.#write(message);
+  }
+
+  /** Closes the socket (1000), stops reconnecting and rejects in-flight requests. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#state !== 'closed') {
+      const wasOpen = this.#state === 'open';
+      this.#state = 'closed';
+      this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
+      this.#cancelWait?.();
+      if (wasOpen) this.#socket.close(1000, 'Client closed');
+      else this.#finish(1000, 'Client closed');
+    }
+    await this.#closed;
+  }
+
+  #attach(socket: WebSocketLike): void {
+    const report = this.#options.onError ?? (() => {});
+    socket.onmessage = (event: { data: unknown }) => {
+      if (typeof event.data !== 'string') {
+        report(new TransportError('malformed_frame', 'Received a binary frame'));
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch (cause) {
+        report(new TransportError('malformed_frame', 'Received a frame that is not JSON', { cause }));
+        return;
+      }
+      if (!this.#pending.receive(message)) {
+        report(new TransportError('malformed_frame', 'Received a message that is not a response or notification'));
+      }
+    };
+    socket.onclose = (event: { code: number; reason: string }) => {
+      if (socket !== this.#socket) return;
+      if (this.#state !== 'open' || this.#options.reconnect === false || !RECONNECTABLE_CODES.has(event.code)) {
+        this.#finish(event.code, event.reason);
+        return;
+      }
+      this.#state = 'reconnecting';
+      this.#pending.failMatching(
+        (request) => !this.#isIdempotent(request),
+        new TransportError('closed', `The WebSocket closed (code ${event.code}); the request was not retried`),
+      );
+      void this.#reconnect(event.code, event.reason);
+    };
+  }
+
+  async #reconnect(code: number, reason: string): Promise<void> {
+    const options = this.#options.reconnect === false ? {} : (this.#options.reconnect ?? {});
+    const initial = options.initialDelayMs ?? 250;
+    for (let attempt = 0; attempt < (options.maxAttempts ?? 5); attempt++) {
+      const ceiling = Math.min(options.maxDelayMs ?? 5000, initial * 2 ** attempt);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ceiling * (0.5 + Math.random() / 2));
+        this.#cancelWait = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (this.#state !== 'reconnecting') return;
+      let socket: WebSocketLike;
+      try {
+        socket = await openSocket(this.#Impl, this.#url, this.#options);
+      } catch {
+        continue;
+      }
+      if (this.#state !== 'reconnecting') {
+        socket.close(1000, 'Client closed');
+        return;
+      }
+      this.#socket = socket;
+      this.#state = 'open';
+      this.#attach(socket);
+      this.#pending.resendAll();
+      return;
+    }
+    if (this.#state === 'reconnecting') this.#finish(code, reason);
+  }
+
+  #finish(code: number, reason: string): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#state = 'closed';
+    this.#pending.failAll(new TransportError('closed', `The WebSocket closed (code ${code})`));
+    this.#options.onClose?.(code, reason);
+    this.#resolveClosed();
+  }
+
+  #write(message: TransportRequest | TransportNotification): void {
+    if (this.#state === 'open' && this.#socket.readyState === OPEN) {
+      this.#socket.send(JSON.stringify(message));
+      return;
+    }
+    // An idempotent request issued while reconnecting waits, pending, for resendAll().
+    if (this.#state === 'reconnecting' && 'id' in message && this.#isIdempotent(message)) return;
+    throw new TransportError('closed', 'The WebSocket is not open');
+  }
+}
+
+/** Opens one socket; resolves when open with subprotocol `mcp` selected, else rejects with `TransportError('closed')`. */
+function openSocket(Impl: WebSocketConstructor, url: string, options: WebSocketClientOptions): Promise<WebSocketLike> {
+  const protocols = [MCP_SUBPROTOCOL];
+  if (options.token !== undefined) protocols.push(BEARER_SUBPROTOCOL_PREFIX + options.token);
+  return new Promise((resolve, reject) => {
+    let socket: WebSocketLike;
+    try {
+      socket = new Impl(url, protocols, options.headers ? { headers: { ...options.headers } } : undefined);
+    } catch (cause) {
+      reject(new TransportError('closed', 'Could not open the WebSocket', { cause }));
+      return;
+    }
+    // Browsers give no detail on errors; the close event that follows carries the code.
+    socket.onerror = () => {};
+    socket.onclose = (event: { code: number }) =>
+      reject(new TransportError('closed', `The WebSocket closed before opening (code ${event.code})`));
+    socket.onopen = () => {
+      if (socket.protocol === MCP_SUBPROTOCOL) resolve(socket);
+      else socket.close(1002, 'Subprotocol "mcp" was not selected');
+    };
+  });
+}

@@ -1,0 +1,272 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import {
+  createOriginCheck,
+  type MessageHandler,
+  type OriginCheckInput,
+  type OriginPolicy,
+  ServerSession,
+} from '@mcp-tasks/protocol';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+
+import { MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
+
+/**
+ * Turns the upgrade request into the principal tasks are bound to. `token` is the bearer token from the
+ * `Authorization` header or, for browsers, from the `mcp.bearer.<token>` subprotocol entry. Return undefined to
+ * allow an anonymous connection; throw (or reject) to refuse the upgrade with 401.
+ */
+export type WebSocketAuthenticate = (
+  request: IncomingMessage,
+  token: string | undefined,
+) => string | undefined | Promise<string | undefined>;
+
+/** Options shared by {@link WebSocketServerTransport.attach} and {@link WebSocketServerTransport.listen}. */
+export interface WebSocketServerOptions {
+  /** Endpoint path; upgrades elsewhere are left to other listeners or refused with 404. @default '/mcp' */
+  readonly path?: string;
+  /** Authentication at the upgrade. @default every connection is anonymous */
+  readonly authenticate?: WebSocketAuthenticate;
+  /** `Host`/`Origin` validation, as on Streamable HTTP; see {@link OriginPolicy}. @default same-origin, loopback hosts on loopback */
+  readonly originPolicy?: OriginPolicy;
+  /** Largest inbound frame in bytes; a larger one closes the socket with 1009. @default 16 MiB */
+  readonly maxPayload?: number;
+  /** Ping interval; a peer that misses a whole interval without a pong is dropped. 0 disables. @default 30000 */
+  readonly heartbeatMs?: number;
+  /** Outbound bytes queued for a peer above which the server stops reading from it. @default 1 MiB */
+  readonly highWaterMark?: number;
+  /** Outbound bytes queued for a peer above which it is dropped as too slow. @default 16 MiB */
+  readonly maxBufferedBytes?: number;
+  /** Non-fatal problems (socket errors, client responses, handler rejections). @default ignored */
+  readonly onError?: (error: Error) => void;
+}
+
+/** Options for {@link WebSocketServerTransport.listen}. */
+export interface WebSocketListenOptions extends WebSocketServerOptions {
+  /** @default 0 (an ephemeral port) */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+}
+
+interface Connection {
+  readonly session: ServerSession;
+  alive: boolean;
+  paused: boolean;
+}
+
+/**
+ * Server side of this project's WebSocket binding: one JSON-RPC message per text frame on subprotocol `mcp`.
+ *
+ * Each socket gets its own session: requests run concurrently, `notifications/cancelled` aborts one, and closing
+ * the socket aborts that socket's in-flight requests and listen streams (never its tasks). Authentication and
+ * Origin checks run at the upgrade, before any frame is read.
+ */
+export class WebSocketServerTransport {
+  readonly #server: Server;
+  readonly #ownsServer: boolean;
+  readonly #handler: MessageHandler;
+  readonly #options: WebSocketServerOptions;
+  readonly #originAllowed: (input: OriginCheckInput) => boolean;
+  readonly #path: string;
+  readonly #wss: WebSocketServer;
+  readonly #connections = new Map<WebSocket, Connection>();
+  readonly #heartbeat: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(server: Server, ownsServer: boolean, handler: MessageHandler, options: WebSocketServerOptions) {
+    this.#server = server;
+    this.#ownsServer = ownsServer;
+    this.#handler = handler;
+    this.#options = options;
+    this.#originAllowed = createOriginCheck(options.originPolicy);
+    this.#path = options.path ?? '/mcp';
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
+      handleProtocols: (protocols) => (protocols.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
+    });
+    server.on('upgrade', this.#onUpgrade);
+    const heartbeatMs = options.heartbeatMs ?? 30_000;
+    if (heartbeatMs > 0) {
+      this.#heartbeat = setInterval(() => this.#beat(), heartbeatMs);
+      this.#heartbeat.unref();
+    }
+  }
+
+  /** Serves the binding on an existing HTTP server (e.g. sharing a port with Streamable HTTP). `close()` leaves it running. */
+  static attach(
+    server: Server,
+    handler: MessageHandler,
+    options: WebSocketServerOptions = {},
+  ): WebSocketServerTransport {
+    return new WebSocketServerTransport(server, false, handler, options);
+  }
+
+  /** Starts an HTTP server of its own (127.0.0.1, ephemeral port by default) that serves only the binding. */
+  static async listen(
+    handler: MessageHandler,
+    options: WebSocketListenOptions = {},
+  ): Promise<WebSocketServerTransport> {
+    const server = createServer((_request, response) => {
+      response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('WebSocket upgrade required');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return new WebSocketServerTransport(server, true, handler, options);
+  }
+
+  /** `ws://host:port/path` of the endpoint (for a listening server). */
+  get url(): string {
+    const address = this.#server.address() as AddressInfo | null;
+    if (address === null) throw new Error('The HTTP server is not listening');
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `ws://${host}:${address.port}${this.#path}`;
+  }
+
+  /** Number of open sockets. */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * Stops accepting upgrades, closes every socket with 1001 (aborting its in-flight requests) and waits for their
+   * handlers to settle; closes the HTTP server only if {@link listen} created it. Idempotent.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (pathname !== this.#path) {
+      // Another upgrade listener on a shared server may own this path.
+      if (this.#ownsServer || this.#server.listenerCount('upgrade') === 1) refuse(socket, 404, 'Not Found');
+      return;
+    }
+    socket.on('error', (error) => this.#options.onError?.(error));
+    void this.#accept(request, socket, head);
+  };
+
+  async #accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (this.#closing !== undefined) return refuse(socket, 503, 'Service Unavailable');
+    const { host, origin } = request.headers;
+    if (!this.#originAllowed({ host, origin, localAddress: request.socket.localAddress })) {
+      return refuse(socket, 403, 'Forbidden');
+    }
+    const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    if (!offered.includes(MCP_SUBPROTOCOL)) return refuse(socket, 400, 'Bad Request: subprotocol "mcp" required');
+    let principal: string | undefined;
+    try {
+      principal = await this.#options.authenticate?.(request, tokenFromUpgrade(request.headers.authorization, offered));
+    } catch {
+      return refuse(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
+    }
+    if (socket.destroyed || this.#closing !== undefined) {
+      socket.destroy();
+      return;
+    }
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, principal));
+  }
+
+  #connect(ws: WebSocket, principal: string | undefined): void {
+    const connection: Connection = {
+      alive: true,
+      paused: false,
+      session: new ServerSession({
+        handler: this.#handler,
+        principal,
+        onError: this.#options.onError,
+        write: (text) => this.#send(ws, connection, text),
+      }),
+    };
+    this.#connections.set(ws, connection);
+    ws.on('pong', () => {
+      connection.alive = true;
+    });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) ws.close(1003, 'Binary frames are not supported');
+      else connection.session.receiveText(rawToString(data));
+    });
+    // An over-size frame makes ws close with 1009 and emit this error; the close handler below cleans up.
+    ws.on('error', (error) => this.#options.onError?.(error));
+    ws.on('close', () => {
+      this.#connections.delete(ws);
+      connection.session.close();
+    });
+  }
+
+  /** Writes one frame, applying backpressure: pause reading above the high-water mark, drop the peer above the cap. */
+  #send(ws: WebSocket, connection: Connection, text: string): void {
+    if (ws.readyState !== ws.OPEN) return;
+    const highWaterMark = this.#options.highWaterMark ?? 1024 * 1024;
+    ws.send(text, (error) => {
+      if (!error && connection.paused && ws.bufferedAmount < highWaterMark / 2) {
+        connection.paused = false;
+        ws.resume();
+      }
+    });
+    if (ws.bufferedAmount > (this.#options.maxBufferedBytes ?? 16 * 1024 * 1024)) {
+      this.#options.onError?.(new Error('Dropped a WebSocket peer that is not reading its messages'));
+      ws.terminate();
+    } else if (!connection.paused && ws.bufferedAmount > highWaterMark) {
+      connection.paused = true;
+      ws.pause();
+    }
+  }
+
+  #beat(): void {
+    for (const [ws, connection] of this.#connections) {
+      if (!connection.alive) {
+        ws.terminate();
+        continue;
+      }
+      connection.alive = false;
+      ws.ping();
+    }
+  }
+
+  async #shutdown(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    this.#server.off('upgrade', this.#onUpgrade);
+    const sessions = [...this.#connections.values()].map((c) => c.session);
+    const closed = [...this.#connections.keys()].map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          // A peer that does not answer the close handshake promptly is cut off.
+          const timer = setTimeout(() => ws.terminate(), 1000);
+          ws.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          ws.close(1001, 'Server shutting down');
+        }),
+    );
+    for (const session of sessions) session.close();
+    await Promise.all([...closed, ...sessions.map((s) => s.idle(5000))]);
+    this.#wss.close();
+    if (this.#ownsServer) {
+      await new Promise<void>((resolve) => {
+        this.#server.close(() => resolve());
+        this.#server.closeAllConnections();
+      });
+    }
+  }
+}
+
+function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra.join('')}Content-Length: 0\r\n\r\n`);
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
