@@ -67,9 +67,8 @@ export const BlobResourceContentsSchema = ResourceContentsSchema.extend({ blob: 
 /** Binary resource contents. */
 export type BlobResourceContents = z.infer<typeof BlobResourceContentsSchema>;
 
-/** A link to a resource the client may read. */
-export const ResourceLinkSchema = z.looseObject({
-  type: z.literal('resource_link'),
+/** A resource the server can read. */
+export const ResourceSchema = z.looseObject({
   uri: z.string(),
   name: z.string(),
   title: z.string().optional(),
@@ -80,6 +79,11 @@ export const ResourceLinkSchema = z.looseObject({
   annotations: AnnotationsSchema.optional(),
   _meta: MetaObjectSchema.optional(),
 });
+/** A resource. */
+export type Resource = z.infer<typeof ResourceSchema>;
+
+/** A link to a resource the client may read: a {@link Resource} tagged as content. */
+export const ResourceLinkSchema = ResourceSchema.extend({ type: z.literal('resource_link') });
 /** A resource link. */
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;
 

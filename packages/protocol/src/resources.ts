@@ -1,26 +1,16 @@
 import { z } from 'zod';
-import { AnnotationsSchema, BlobResourceContentsSchema, TextResourceContentsSchema } from './content.js';
+import {
+  AnnotationsSchema,
+  BlobResourceContentsSchema,
+  ResourceSchema,
+  TextResourceContentsSchema,
+} from './content.js';
 import { IconSchema } from './implementation.js';
 import { MetaObjectSchema } from './json.js';
 import { JSONRPCNotificationSchema, JSONRPCRequestSchema, JSONRPCResultResponseSchema } from './jsonrpc.js';
 import { NotificationMetaObjectSchema, NotificationParamsSchema, RequestParamsSchema } from './meta.js';
 import { InputRequiredResultSchema, InputResponseRequestParamsSchema } from './mrtr.js';
 import { CacheableResultSchema, PaginatedRequestParamsSchema } from './pagination.js';
-
-/** A resource the server can read. */
-export const ResourceSchema = z.looseObject({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.int().optional(),
-  icons: z.array(IconSchema).optional(),
-  annotations: AnnotationsSchema.optional(),
-  _meta: MetaObjectSchema.optional(),
-});
-/** A resource. */
-export type Resource = z.infer<typeof ResourceSchema>;
 
 /** A parameterized resource (RFC 6570 `uriTemplate`). */
 export const ResourceTemplateSchema = z.looseObject({
