@@ -1,0 +1,6 @@
+/**
+ * @mcp-tasks/testkit: test helpers for the mcp-tasks packages. `linkedPair(handler)` connects a client to a server
+ * runtime in memory, with wire (JSON) semantics and no sockets.
+ */
+export type { LinkedPair, LinkedPairOptions } from './linkedPair.js';
+export { linkedPair } from './linkedPair.js';
