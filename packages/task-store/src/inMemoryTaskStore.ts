@@ -1,5 +1,6 @@
 import { deepFreeze } from './deepFreeze.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
+import { checkInterval, checkTtl, laterIso } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
 import { TaskEventHub } from './taskEventHub.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
@@ -71,6 +72,7 @@ type Changes = {
 };
 
 const NO_INPUT_REQUESTS: TaskRecord['inputRequests'] = Object.freeze({});
+
 /**
  * The in-memory `TaskStore`: a `Map` of deep-frozen records replaced (never mutated) on every change, one expiry
  * timer over a min-heap of deadlines, and synchronous event delivery right after each write. Returned records are
@@ -131,7 +133,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
     this.#assertOpen();
-    const ttlMs = this.#checkTtl(options.ttlMs);
+    const ttlMs = checkTtl(options.ttlMs, this.#maxTtlMs);
     const pollIntervalMs = checkInterval(options.pollIntervalMs);
     const count = this.#ownerCounts.get(owner) ?? 0;
     if (count >= this.#maxTasksPerOwner) {
@@ -180,7 +182,7 @@ export class InMemoryTaskStore implements TaskStore {
     const changes: Changes = {};
     if ('statusMessage' in fields) changes.statusMessage = fields.statusMessage;
     if ('pollIntervalMs' in fields) changes.pollIntervalMs = checkInterval(fields.pollIntervalMs);
-    if ('ttlMs' in fields && fields.ttlMs !== undefined) changes.ttlMs = this.#checkTtl(fields.ttlMs);
+    if ('ttlMs' in fields && fields.ttlMs !== undefined) changes.ttlMs = checkTtl(fields.ttlMs, this.#maxTtlMs);
     const record = this.#write(current, changes);
     if (record.ttlMs !== null && (current.ttlMs === null || record.ttlMs < current.ttlMs)) {
       // A new or earlier deadline needs its own heap entry; a later one is re-queued when the old entry pops.
@@ -244,15 +246,20 @@ export class InMemoryTaskStore implements TaskStore {
     return { ok: true, record: this.#writeInputs(current, remaining) };
   }
 
-  async complete(owner: TaskOwner, taskId: string, result: JsonObject, statusMessage?: string) {
+  async complete(
+    owner: TaskOwner,
+    taskId: string,
+    result: JsonObject,
+    statusMessage?: string,
+  ): Promise<TerminalResult> {
     return this.#finish(owner, taskId, { status: 'completed', statusMessage, result: deepFreeze(result) });
   }
 
-  async fail(owner: TaskOwner, taskId: string, error: TaskError, statusMessage?: string) {
+  async fail(owner: TaskOwner, taskId: string, error: TaskError, statusMessage?: string): Promise<TerminalResult> {
     return this.#finish(owner, taskId, { status: 'failed', statusMessage, error: deepFreeze(error) });
   }
 
-  async cancel(owner: TaskOwner, taskId: string, reason?: string) {
+  async cancel(owner: TaskOwner, taskId: string, reason?: string): Promise<TerminalResult> {
     return this.#finish(owner, taskId, { status: 'cancelled', statusMessage: reason });
   }
 
@@ -363,33 +370,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.#hub.drop(record.taskId);
   }
 
-  #checkTtl(ttlMs: number | null): number | null {
-    if (ttlMs !== null && !(Number.isSafeInteger(ttlMs) && ttlMs >= 0)) {
-      throw new TaskStoreError('invalid_argument', `ttlMs must be a non-negative integer or null, got ${ttlMs}`);
-    }
-    const max = this.#maxTtlMs;
-    if (max !== null && (ttlMs === null || ttlMs > max)) {
-      throw new TaskStoreError('ttl_limit', `ttlMs ${ttlMs} exceeds the maximum of ${max} ms`);
-    }
-    return ttlMs;
-  }
-
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
-}
-
-function checkInterval(pollIntervalMs: number | undefined): number | undefined {
-  if (pollIntervalMs !== undefined && !(Number.isSafeInteger(pollIntervalMs) && pollIntervalMs >= 0)) {
-    throw new TaskStoreError(
-      'invalid_argument',
-      `pollIntervalMs must be a non-negative integer, got ${pollIntervalMs}`,
-    );
-  }
-  return pollIntervalMs;
-}
-
-/** The later of two ISO 8601 strings of one format (they compare in time order); a clock stepping back is ignored. */
-function laterIso(a: string, b: string): string {
-  return a < b ? b : a;
 }

@@ -22,10 +22,12 @@ export class TaskEventHub {
       set = new Set();
       this.#listeners.set(taskId, set);
     }
-    set.add(listener);
+    // A wrapper per subscription, so the same function subscribed twice is two independent subscriptions.
+    const entry: TaskListener = (event) => listener(event);
+    set.add(entry);
     return () => {
       const current = this.#listeners.get(taskId);
-      if (current?.delete(listener) && current.size === 0) this.#listeners.delete(taskId);
+      if (current?.delete(entry) && current.size === 0) this.#listeners.delete(taskId);
     };
   }
 

@@ -138,6 +138,19 @@ describe('InMemoryTaskStore', () => {
     expect(errors).toEqual([new Error('listener bug')]);
   });
 
+  it('treats one function subscribed twice as two subscriptions', async () => {
+    const store = makeStore();
+    const task = await store.create('alice', { ttlMs: null });
+    let calls = 0;
+    const listener = () => calls++;
+    const first = await store.subscribe('alice', task.taskId, listener);
+    await store.subscribe('alice', task.taskId, listener);
+    await store.setStatusMessage('alice', task.taskId, 'a');
+    first();
+    await store.setStatusMessage('alice', task.taskId, 'b');
+    expect(calls).toBe(3);
+  });
+
   it('does not call a listener that an earlier listener removed during the same delivery', async () => {
     const store = makeStore();
     const task = await store.create('alice', { ttlMs: null });

@@ -46,7 +46,7 @@ export function expiryContract(open: OpenStore): void {
       expect(await store.get('alice', neighbour.taskId), 'a deadline 1 ms later is not swept early').toEqual(neighbour);
       await vi.advanceTimersByTimeAsync(1);
       expect(await store.get('alice', neighbour.taskId)).toBeUndefined();
-      expect(events).toEqual([{ type: 'expired', record: task }]);
+      await vi.waitFor(() => expect(events).toEqual([{ type: 'expired', record: task }]));
       expect(await Promise.all(visible)).toEqual([undefined]);
       expect(await store.cancel('alice', task.taskId)).toEqual({ found: false });
     });

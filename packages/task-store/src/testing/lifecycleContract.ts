@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TaskEvent } from '../taskStore.js';
 import {
   ACCEPT,
@@ -201,6 +201,8 @@ export function lifecycleContract(open: OpenStore): void {
       const asked = await store.requestInput('alice', task.taskId, ELICIT);
       if (asked.ok) await store.resolveInputs('alice', task.taskId, { [asked.key]: ACCEPT });
       await store.complete('alice', task.taskId, RESULT);
+      // A remote store may deliver after the writer's promise resolves; wait (bounded) for all four.
+      await vi.waitFor(() => expect(events).toHaveLength(4));
       expect(events.map((e) => e.type === 'updated' && [e.previous.version, e.record.version])).toEqual([
         [1, 2],
         [2, 3],
@@ -217,10 +219,15 @@ export function lifecycleContract(open: OpenStore): void {
       const task = await store.create('alice', { ttlMs: null });
       let calls = 0;
       const unsubscribe = await store.subscribe('alice', task.taskId, () => calls++);
+      const sentinel: number[] = [];
+      await store.subscribe('alice', task.taskId, (event) => sentinel.push(event.record.version));
       await store.setStatusMessage('alice', task.taskId, 'a');
+      await vi.waitFor(() => expect(calls).toBe(1));
       unsubscribe();
       unsubscribe();
       await store.setStatusMessage('alice', task.taskId, 'b');
+      // Once a still-subscribed listener has the later event, the removed one would have had it too.
+      await vi.waitFor(() => expect(sentinel).toEqual([2, 3]));
       expect(calls).toBe(1);
     });
 
@@ -229,13 +236,16 @@ export function lifecycleContract(open: OpenStore): void {
       const task = await store.create('alice', { ttlMs: null });
       const first: number[] = [];
       const second: number[] = [];
+      let nested: Promise<unknown> | undefined;
       await store.subscribe('alice', task.taskId, (event) => {
         first.push(event.record.version);
-        if (event.record.version === 2) void store.setStatusMessage('alice', task.taskId, 'from listener');
+        if (event.record.version === 2) nested = store.setStatusMessage('alice', task.taskId, 'from listener');
       });
       await store.subscribe('alice', task.taskId, (event) => second.push(event.record.version));
       await store.setStatusMessage('alice', task.taskId, 'outside');
-      await store.get('alice', task.taskId);
+      await vi.waitFor(() => expect(nested).toBeDefined());
+      await nested;
+      await vi.waitFor(() => expect(second).toHaveLength(2));
       expect(first).toEqual([2, 3]);
       expect(second).toEqual([2, 3]);
     });

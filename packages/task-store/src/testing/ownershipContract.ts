@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ACCEPT, ELICIT, expectStoreError, type OpenStore, RESULT, RPC_ERROR } from './contractContext.js';
 
 /** Owner isolation (S12): another owner's task is indistinguishable from an unknown one. */
@@ -38,9 +38,9 @@ export function ownershipContract(open: OpenStore): void {
       await store.subscribe('alice', task.taskId, () => own++);
       await store.setStatusMessage('alice', task.taskId, 'private');
       await store.cancel('alice', task.taskId);
+      await vi.waitFor(() => expect(own).toBe(2));
       unsubscribe();
       expect(foreign).toBe(0);
-      expect(own).toBe(2);
     });
   });
 }
