@@ -125,10 +125,12 @@ describe('StdioClientTransport', () => {
   });
 
   it('close() closes stdin, the server exits on EOF (code 0) and in-flight requests fail with closed', async () => {
-    const client = await connect();
+    // A generous grace period: on a loaded machine the child may need a while to see EOF and exit by itself.
+    const client = await connect({ closeGraceMs: 20_000 });
     const stderr = client.stderr;
     if (stderr === null) throw new Error('stderr not piped');
     const aborted = textUntil(stderr, 'aborted 1');
+    await client.request(req(0, 'echo')); // the child is up and reading before we close its stdin
     const hanging = expect(client.request(req(1, 'hang'))).rejects.toMatchObject({ code: 'closed' });
     await Promise.all([client.close(), client.close()]);
     await hanging;
