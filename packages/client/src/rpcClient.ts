@@ -127,8 +127,9 @@ function unwrap(method: string, id: number, response: unknown): RawResult {
     if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
       throw new InvalidResponseError(method, 'malformed JSON-RPC error object');
     }
-    // An error with a null id answers a request the server could not parse; it is still the answer to ours.
-    if (response.id !== id && response.id !== null)
+    // An error whose id is null (JSON-RPC 2.0) or absent (the 2026-07-28 schema) answers a request the server
+    // could not identify, e.g. an HTTP 401; the transport already tied it to ours, so it is still our answer.
+    if (response.id !== id && response.id !== null && response.id !== undefined)
       throw new InvalidResponseError(method, `wrong response id ${String(response.id)}`);
     throw ProtocolError.fromError(error as TransportResponseError);
   }

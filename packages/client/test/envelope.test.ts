@@ -128,6 +128,21 @@ describe('responses', () => {
     expect(error).toMatchObject({ code: -32601, message: 'no such method', data: { m: 1 } });
   });
 
+  it.each([
+    ['absent (2026-07-28 schema)', {}],
+    ['null (JSON-RPC 2.0)', { id: null }],
+  ])('takes an error response whose id is %s as the answer (e.g. an HTTP 401)', async (_name, id) => {
+    const { client: c } = client(() => ({
+      raw: { jsonrpc: '2.0', ...id, error: { code: -32600, message: 'Unauthorized' } },
+    }));
+    await expect(c.request('tools/list')).rejects.toMatchObject({ code: -32600, message: 'Unauthorized' });
+  });
+
+  it('rejects an error response carrying another request id', async () => {
+    const { client: c } = client(() => ({ raw: { jsonrpc: '2.0', id: 999, error: { code: -1, message: 'x' } } }));
+    await expect(c.request('tools/list')).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+
   it('treats a missing resultType as complete (C5)', async () => {
     const { client: c } = client(() => ({ content: [{ type: 'text', text: 'hi' }] }));
     await expect(c.callTool('t')).resolves.toMatchObject({ content: [{ text: 'hi' }] });

@@ -1,0 +1,56 @@
+/**
+ * `--answers <file>`: canned answers for scripts and tests. A JSON object keyed by form field name; two reserved
+ * keys steer the rest: `"$action"` (`accept` by default, or `decline` / `cancel`) and `"$sampling"` (the text to
+ * reply to sampling requests instead of the built-in responder's).
+ */
+import { readFileSync } from 'node:fs';
+import type { ElicitRequest, ElicitResult } from '@mcp-tasks/protocol';
+import { UsageError } from './cliErrors.js';
+import { checkValue, type FieldValue, formFields } from './formFields.js';
+
+/** A loaded answers file. */
+export interface Answers {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly sampling: string | undefined;
+}
+
+/** Reads and checks an answers file. Throws `UsageError` for a missing or malformed file. */
+export function loadAnswers(path: string): Answers {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`Cannot read answers file ${path}: ${error instanceof Error ? error.message : error}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`Answers file ${path} must hold a JSON object keyed by field name`);
+  const { $action = 'accept', $sampling, ...fields } = value as Record<string, unknown>;
+  if ($action !== 'accept' && $action !== 'decline' && $action !== 'cancel')
+    throw new UsageError(`Answers file ${path}: "$action" must be accept, decline or cancel`);
+  if ($sampling !== undefined && typeof $sampling !== 'string')
+    throw new UsageError(`Answers file ${path}: "$sampling" must be a string`);
+  return { action: $action, fields, sampling: $sampling };
+}
+
+/**
+ * Answers one elicitation from the file: each field takes its answer, else its default; an optional field with
+ * neither is left out. Throws (which the client turns into `cancel`) when a required field has no value or a
+ * value does not fit its field, with a message saying which.
+ */
+export function answerFromFile(answers: Answers, params: ElicitRequest['params']): ElicitResult {
+  if (answers.action !== 'accept') return { action: answers.action };
+  if (params.mode === 'url') return { action: 'decline' };
+  const content: Record<string, FieldValue> = {};
+  for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
+    const raw = field.name in answers.fields ? answers.fields[field.name] : field.default;
+    if (raw === undefined) {
+      if (field.required) throw new Error(`the answers file has no value for required field "${field.name}"`);
+      continue;
+    }
+    const checked = checkValue(field, raw);
+    if (!checked.ok) throw new Error(`answers file value for "${field.name}": ${checked.reason}`);
+    content[field.name] = checked.value;
+  }
+  return { action: 'accept', content };
+}

@@ -1,0 +1,87 @@
+/** Errors the CLI itself raises, and the mapping of every failure to an exit code and one readable line. */
+import {
+  InputHandlerError,
+  InvalidResponseError,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  TaskNotFoundError,
+  TaskStuckError,
+} from '@mcp-tasks/client';
+import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
+
+/** The documented exit codes. */
+export const ExitCode = {
+  Completed: 0,
+  ToolError: 1,
+  Failed: 2,
+  CancelledOrExpired: 3,
+  UsageOrConnection: 4,
+  Interrupted: 130,
+} as const;
+
+/** A bad command line, a missing file or an unreadable answers file: exit 4, no stack trace. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** The server could not be reached, refused us, or went away: exit 4. */
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+}
+
+/** What to print and which code to exit with for an error that ended a command. */
+export interface Failure {
+  readonly code: number;
+  readonly message: string;
+}
+
+/**
+ * Classifies an error. Expected failures get a one-line message; anything else is reported as an internal error
+ * (still one line; `--verbose` adds the stack).
+ */
+export function describeFailure(error: unknown): Failure {
+  if (error instanceof UsageError) return { code: ExitCode.UsageOrConnection, message: error.message };
+  if (error instanceof ConnectionError) return { code: ExitCode.UsageOrConnection, message: error.message };
+  if (error instanceof TransportError) return { code: ExitCode.UsageOrConnection, message: transportMessage(error) };
+  if (error instanceof TaskFailedError) return { code: ExitCode.Failed, message: error.message };
+  if (error instanceof TaskCancelledError || error instanceof TaskExpiredError || error instanceof TaskStuckError)
+    return { code: ExitCode.CancelledOrExpired, message: error.message };
+  if (error instanceof TaskNotFoundError) return { code: ExitCode.CancelledOrExpired, message: error.message };
+  // The client cancelled the task because it could not answer an input request.
+  if (error instanceof InputHandlerError) return { code: ExitCode.CancelledOrExpired, message: error.message };
+  if (error instanceof InvalidResponseError) return { code: ExitCode.Failed, message: error.message };
+  if (isProtocolError(error)) {
+    // HTTP answers a bad token with 401 and a JSON-RPC error body, which arrives here rather than as a transport error.
+    if (/unauthori[sz]ed|forbidden/i.test(error.message))
+      return {
+        code: ExitCode.UsageOrConnection,
+        message: `The server rejected the credentials (${error.message}); check --token`,
+      };
+    return { code: ExitCode.Failed, message: `The server answered with error ${error.code}: ${error.message}` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ExitCode.Failed, message: `Unexpected error: ${message}` };
+}
+
+function transportMessage(error: TransportError): string {
+  const cause = error.cause instanceof Error ? ` (${causeText(error.cause)})` : '';
+  switch (error.code) {
+    case 'http_status':
+      if (error.status === 401 || error.status === 403)
+        return `The server rejected the credentials (HTTP ${error.status}); check --token`;
+      return `The server answered HTTP ${error.status ?? '?'}: ${error.message}`;
+    case 'send_failed':
+      return `Cannot reach the server: ${error.message}${cause}`;
+    case 'closed':
+      return `Lost the connection to the server: ${error.message}${cause}`;
+    default:
+      return `Transport error (${error.code}): ${error.message}${cause}`;
+  }
+}
+
+function causeText(cause: Error): string {
+  // fetch wraps the socket error (ECONNREFUSED, ECONNRESET…) one level further down.
+  const inner = cause.cause instanceof Error ? cause.cause.message : undefined;
+  return inner ?? cause.message;
+}

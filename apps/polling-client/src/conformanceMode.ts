@@ -1,0 +1,120 @@
+/**
+ * Conformance-suite client mode (CONFORMANCE.md section 7): the harness starts `main.js conformance <url>` with
+ * `MCP_CONFORMANCE_SCENARIO` (and maybe `MCP_CONFORMANCE_CONTEXT`) set, and watches what the client sends.
+ * Each scenario gets the exchanges it needs; unknown scenarios get discovery plus `tools/list`.
+ */
+import { type ElicitationHandler, McpClient } from '@mcp-tasks/client';
+import { LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-tasks/protocol';
+import { builtinSample } from './builtinSampler.js';
+import { ExitCode, UsageError } from './cliErrors.js';
+import { formFields } from './formFields.js';
+import { openTransport } from './openTransport.js';
+import { CLIENT_INFO } from './session.js';
+
+type Steps = (client: McpClient, context: ScenarioContext) => Promise<void>;
+
+/** What the harness may pass in `MCP_CONFORMANCE_CONTEXT`. */
+interface ScenarioContext {
+  readonly toolCalls?: readonly { readonly name: string; readonly arguments?: Record<string, unknown> }[];
+}
+
+const SCENARIOS: Readonly<Record<string, Steps>> = {
+  tools_call: async (client) => {
+    await client.listAllTools();
+    await client.callTool('add_numbers', { a: 5, b: 3 });
+  },
+  'request-metadata': async (client) => {
+    // The first request is refused with -32022; the client retries it with a supported version.
+    await client.discover();
+    await client.listAllTools();
+  },
+  'sep-2322-client-request-state': async (client) => {
+    for (const name of [
+      'test_mrtr_echo_state',
+      'test_mrtr_no_state',
+      'test_mrtr_unrelated',
+      'test_mrtr_no_result_type',
+    ])
+      await client.callTool(name, {});
+  },
+  'http-standard-headers': async (client) => {
+    for (const tool of await client.listAllTools()) await client.callTool(tool.name, {});
+    for (const resource of (await client.listResources()).resources) await client.readResource(resource.uri);
+    for (const prompt of (await client.listPrompts()).prompts) await client.getPrompt(prompt.name, {});
+  },
+  'http-custom-headers': async (client, context) => {
+    await client.listAllTools();
+    for (const call of context.toolCalls ?? []) await client.callTool(call.name, call.arguments ?? {});
+  },
+  'http-invalid-tool-headers': async (client, context) => {
+    // The HTTP transport drops tools whose x-mcp-header annotations are invalid; only valid ones remain callable.
+    const tools = await client.listAllTools();
+    const calls = context.toolCalls ?? [{ name: 'valid_tool', arguments: { region: 'us-west1' } }];
+    for (const call of calls)
+      if (tools.some((t) => t.name === call.name)) await client.callTool(call.name, call.arguments ?? {});
+  },
+  'json-schema-ref-no-deref': async (client) => {
+    // Listing is the whole test: a `$ref` is data, never a URL to fetch.
+    await client.listAllTools();
+  },
+  'json-schema-2020-12-preservation': async (client) => {
+    const tools = await client.listAllTools();
+    const focal = tools.find((t: Tool) => t.name === 'json_schema_2020_12_tool');
+    if (focal === undefined) throw new Error('json_schema_2020_12_tool is not listed');
+    await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+  },
+};
+
+/** Runs the scenario named in the environment against `url` and resolves with the exit code. */
+export async function runConformance(url: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const scenario = env.MCP_CONFORMANCE_SCENARIO ?? '';
+  const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? LATEST_PROTOCOL_VERSION;
+  if (version !== LATEST_PROTOCOL_VERSION)
+    throw new UsageError(`This client speaks only the ${LATEST_PROTOCOL_VERSION} lifecycle, not ${version}`);
+  const context = parseContext(env.MCP_CONFORMANCE_CONTEXT);
+  const transport = await openTransport({ kind: 'url', url }, { verbose: true });
+  const client = new McpClient({
+    transport,
+    clientInfo: CLIENT_INFO,
+    handlers: { elicitation: acceptForm, sampling: (params) => builtinSample(params) },
+    // The mocks are stateless and some answer list methods with fresh data per call.
+    cache: false,
+  });
+  try {
+    const steps = SCENARIOS[scenario] ?? discoverAndList;
+    await steps(client, context);
+    return ExitCode.Completed;
+  } finally {
+    await client.close();
+  }
+}
+
+async function discoverAndList(client: McpClient): Promise<void> {
+  await client.discover();
+  await client.listAllTools();
+}
+
+/** Accepts every form with each field's default, or `true` / the first choice / an empty value. */
+const acceptForm: ElicitationHandler = (params) => {
+  if (params.mode === 'url') return { action: 'decline' };
+  const content: Record<string, string | number | boolean | string[]> = {};
+  for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
+    if (field.default !== undefined) content[field.name] = field.default;
+    else if (field.kind === 'boolean') content[field.name] = true;
+    else if (field.kind === 'enum') content[field.name] = field.choices[0]?.value ?? '';
+    else if (field.kind === 'multi') content[field.name] = [];
+    else if (field.kind === 'string') content[field.name] = '';
+    else content[field.name] = 0;
+  }
+  return { action: 'accept', content };
+};
+
+function parseContext(text: string | undefined): ScenarioContext {
+  if (text === undefined || text === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as ScenarioContext) : {};
+  } catch {
+    throw new UsageError('MCP_CONFORMANCE_CONTEXT is not valid JSON');
+  }
+}

@@ -1,0 +1,114 @@
+/** Opens the `ClientTransport` for a server target: Streamable HTTP, WebSocket, or a spawned stdio server. */
+import { type ClientTransport, TransportError } from '@mcp-tasks/protocol';
+import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
+import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
+import { connectWebSocket } from '@mcp-tasks/transport-ws';
+import type { ServerTarget } from './cliArgs.js';
+import { ConnectionError, UsageError } from './cliErrors.js';
+
+/** Options of {@link openTransport}. */
+export interface OpenTransportOptions {
+  readonly token?: string | undefined;
+  /** Pass the stdio server's stderr through (otherwise only its last lines are kept, for error messages). */
+  readonly verbose?: boolean | undefined;
+  /** Where diagnostics go. @default stderr */
+  readonly warn?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Connects to `target`. HTTP needs no connection up front (each request is a POST); WebSocket and stdio connect
+ * here, and a failure to do so rejects with a `ConnectionError` naming the target.
+ */
+export async function openTransport(
+  target: ServerTarget,
+  options: OpenTransportOptions = {},
+): Promise<ClientTransport> {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  if (target.kind === 'stdio') {
+    // A stdio server trusts the process that spawns it; there is nowhere standard to put a token.
+    if (options.token !== undefined) throw new UsageError('--token applies to --url servers, not to --stdio');
+    return spawnStdio(target.command, options, warn);
+  }
+  const url = new URL(target.url);
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    return new HttpClientTransport({ url, token: options.token, warn: options.verbose ? warn : () => undefined });
+  }
+  try {
+    return await connectWebSocket(url, options.token === undefined ? {} : { token: options.token });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ConnectionError(
+      `Cannot open a WebSocket to ${target.url}: ${detail} (is the server running, and is --token right?)`,
+    );
+  }
+}
+
+async function spawnStdio(
+  commandLine: string,
+  options: OpenTransportOptions,
+  warn: (message: string) => void,
+): Promise<ClientTransport> {
+  const [command, ...args] = splitCommandLine(commandLine);
+  if (command === undefined) throw new UsageError('--stdio needs a command line');
+  let transport: StdioClientTransport;
+  try {
+    transport = await StdioClientTransport.spawn({ command, args, stderr: 'pipe', closeGraceMs: 1000 });
+  } catch (error) {
+    throw new ConnectionError(`Cannot start the stdio server: ${error instanceof Error ? error.message : error}`);
+  }
+  // The server's stderr is its log: shown with --verbose, otherwise its tail is kept to explain a crash.
+  let tail: string[] = [];
+  transport.stderr?.setEncoding('utf8');
+  transport.stderr?.on('data', (chunk: string) => {
+    if (options.verbose) warn(chunk.trimEnd());
+    tail = [...tail, ...chunk.split('\n').filter((line) => line.trim() !== '')].slice(-20);
+  });
+  const explain = (error: unknown): never => {
+    const said = [...tail].reverse().find((line) => /error/i.test(line)) ?? tail.at(-1);
+    if (error instanceof TransportError && error.code === 'closed' && said !== undefined)
+      throw new TransportError('closed', `${error.message}; it said: ${said.trim()}`, { cause: error.cause });
+    throw error;
+  };
+  return {
+    request: (message, requestOptions) => transport.request(message, requestOptions).catch(explain),
+    notify: (message) => transport.notify(message).catch(explain),
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * Splits a command line into argv the way a POSIX shell would for the simple cases: whitespace separates words,
+ * single quotes keep everything literal, double quotes keep spaces, backslash escapes one character.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const char = line.charAt(i);
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word += char;
+    } else if (char === '\\' && i + 1 < line.length) {
+      word += line.charAt(++i);
+      inWord = true;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (quote !== undefined) throw new UsageError(`Unterminated ${quote} quote in --stdio command line`);
+  if (inWord) words.push(word);
+  return words;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../src/cliArgs.js';
+import { UsageError } from '../src/cliErrors.js';
+import { splitCommandLine } from '../src/openTransport.js';
+
+describe('parseCliArgs', () => {
+  it('parses call with a URL, JSON args, answers, detach and journal', () => {
+    const command = parseCliArgs([
+      'call',
+      'deploy',
+      '--url',
+      'http://127.0.0.1:3000/mcp',
+      '--args',
+      '{"env":"staging"}',
+      '--answers',
+      'a.json',
+      '--detach',
+      '--journal',
+      'j.json',
+      '--root',
+      'file:///tmp',
+    ]);
+    expect(command).toMatchObject({
+      name: 'call',
+      tool: 'deploy',
+      args: { env: 'staging' },
+      detach: true,
+      options: {
+        server: { kind: 'url', url: 'http://127.0.0.1:3000/mcp' },
+        answers: 'a.json',
+        journal: 'j.json',
+        roots: ['file:///tmp'],
+      },
+    });
+  });
+
+  it('accepts ws URLs and stdio command lines', () => {
+    expect(parseCliArgs(['tools', '--url', 'ws://h/mcp'])).toMatchObject({ options: { server: { kind: 'url' } } });
+    expect(parseCliArgs(['tools', '--stdio', 'node server.js'])).toMatchObject({
+      options: { server: { kind: 'stdio', command: 'node server.js' } },
+    });
+  });
+
+  it('lets resume, status and cancel take the server from the journal later', () => {
+    expect(parseCliArgs(['resume', 'abc'])).toMatchObject({
+      name: 'resume',
+      taskId: 'abc',
+      options: { server: undefined },
+    });
+    expect(parseCliArgs(['pending'])).toMatchObject({ name: 'pending' });
+  });
+
+  it('takes the last argument as the conformance URL', () => {
+    expect(parseCliArgs(['conformance', 'http://localhost:1/mcp'])).toEqual({
+      name: 'conformance',
+      url: 'http://localhost:1/mcp',
+    });
+  });
+
+  it.each([
+    [['call']],
+    [['call', 'x']],
+    [['call', 'x', '--url', 'ftp://h']],
+    [['call', 'x', '--url', 'http://h', '--stdio', 'y']],
+    [['call', 'x', '--url', 'http://h', '--args', '[1]']],
+    [['call', 'x', '--url', 'http://h', '--args', '{']],
+    [['frobnicate']],
+    [['tools', '--url', 'http://h', '--bogus']],
+    [['status', 'a', 'b']],
+  ])('rejects %j as a usage error', (argv) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError);
+  });
+});
+
+describe('splitCommandLine', () => {
+  it('splits on whitespace and honours quotes and escapes', () => {
+    expect(splitCommandLine(`node "my server.js" --name 'a b' x\\ y ""`)).toEqual([
+      'node',
+      'my server.js',
+      '--name',
+      'a b',
+      'x y',
+      '',
+    ]);
+  });
+
+  it('rejects an unterminated quote', () => {
+    expect(() => splitCommandLine('node "oops')).toThrow(UsageError);
+  });
+});

@@ -1,0 +1,29 @@
+import { InputHandlerError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from '@mcp-tasks/client';
+import { ProtocolError, TransportError } from '@mcp-tasks/protocol';
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, describeFailure, UsageError } from '../src/cliErrors.js';
+
+describe('describeFailure: the exit code contract', () => {
+  const internal = new ProtocolError(-32603, 'boom');
+
+  it.each([
+    ['usage', new UsageError('bad flag'), 4],
+    ['connection', new ConnectionError('no server'), 4],
+    ['transport', new TransportError('send_failed', 'POST failed'), 4],
+    ['401 body', new ProtocolError(-32600, 'Unauthorized'), 4],
+    ['failed task', new TaskFailedError('t', internal), 2],
+    ['JSON-RPC error of the call', new ProtocolError(-32602, 'unknown tool'), 2],
+    ['cancelled task', new TaskCancelledError('t'), 3],
+    ['unknown or expired task', new TaskNotFoundError('t', new ProtocolError(-32602, 'not found')), 3],
+    ['unanswerable input', new InputHandlerError('k', 'roots/list', 'no handler'), 3],
+    ['anything else', new Error('surprise'), 2],
+  ])('%s → exit %i', (_what, error, code) => {
+    const failure = describeFailure(error);
+    expect(failure.code).toBe(code);
+    expect(failure.message).not.toContain('\n');
+  });
+
+  it('points at --token when HTTP credentials are rejected', () => {
+    expect(describeFailure(new TransportError('http_status', 'x', { status: 401 })).message).toMatch(/--token/);
+  });
+});

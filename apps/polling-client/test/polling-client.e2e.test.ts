@@ -1,0 +1,159 @@
+/**
+ * The built CLIs as real processes, over every transport: the polling client following the tool server's demo
+ * tools to each outcome, Ctrl-C, detach / kill / resume, bad credentials and a server that dies mid-task.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  builtArtefacts,
+  childPids,
+  killAll,
+  killSuite,
+  runClient,
+  type ServerUnderTest,
+  startClient,
+  startServer,
+  type TransportKind,
+} from './processes.js';
+
+// Long enough that Ctrl-C, SIGKILL and server death always land mid-flight; each MiB is a cancellation point.
+const LONG_JOB = ['call', 'checksum_data', '--args', '{"megabytes":4096}'];
+const WORKING_LINE = /\] working: hashing: \d+\/\d+ MiB/;
+
+let dir: string;
+let journal: string;
+
+beforeAll(() => {
+  const missing = builtArtefacts();
+  if (missing.length > 0) throw new Error(`build first (pnpm build); missing ${missing.join(', ')}`);
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'polling-client-e2e-'));
+  journal = join(dir, 'journal.json');
+});
+afterEach(async () => {
+  await killAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', (kind) => {
+  let server: ServerUnderTest;
+  beforeAll(async () => {
+    server = await startServer(kind, [], 'suite');
+  });
+  afterAll(killSuite);
+
+  const client = (...args: string[]) => [...args, ...server.flags, '--journal', journal];
+
+  it('follows a task to completed with status updates (exit 0)', async () => {
+    const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":4,"seed":"e2e"}'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^task \S+ created$/m);
+    expect(result.stdout).toMatch(/\] completed$/m);
+    expect(result.stdout).toMatch(/SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
+  });
+
+  it('exits 1 for a completed task whose result has isError (C19)', async () => {
+    const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/\] completed$/m);
+    expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
+  });
+
+  it('exits 2 with one readable line for a failed task', async () => {
+    const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/\] failed: /m);
+    expect(result.stderr).toMatch(/^error: Task \S+ failed: .*malformed page 2\n$/);
+  });
+
+  it('answers an elicitation form from --answers and completes', async () => {
+    const answers = join(dir, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ confirm: true, note: 'e2e run' }));
+    const args = '{"service":"web","version":"2.0.0"}';
+    const result = await runClient(client('call', 'deploy_service', '--args', args, '--answers', answers));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\] input_required/);
+    expect(result.stdout).toMatch(
+      /answered "Deploy web@2\.0\.0 .*" from .*: accept \{"confirm":true,"note":"e2e run"\}/,
+    );
+    expect(result.stdout).toMatch(/Deployed web@2\.0\.0 to staging, build [0-9a-f]{12} \(note: e2e run\)/);
+  });
+
+  it('answers a sampling request with the labelled built-in responder', async () => {
+    const result = await runClient(client('call', 'summarize_text', '--args', '{"text":"Tasks outlive requests."}'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/answered a sampling request with the built-in responder \(no model attached\)/);
+    expect(result.stdout).toMatch(/\[built-in responder, no model attached\] You said: Summarize the following text/);
+  });
+
+  it('cancels the task on Ctrl-C (tasks/cancel) and exits 130', async () => {
+    const running = startClient(client(...LONG_JOB));
+    await running.waitFor(WORKING_LINE);
+    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    running.child.kill('SIGINT');
+    expect(await running.exited()).toBe(130);
+    expect(running.stderr()).toContain(`cancellation of task ${taskId} requested`);
+    if (kind === 'stdio') return; // The stdio server went away with its client; nothing left to ask.
+    const status = await runClient(client('status', String(taskId)));
+    expect(status.stdout).toMatch(new RegExp(`^task ${taskId}: cancelled`, 'm'));
+  });
+
+  it('--detach prints the task id; a client killed with SIGKILL mid-resume is resumed to completion (C8)', async () => {
+    const detached = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":512}', '--detach'));
+    expect(detached.code, detached.stderr).toBe(0);
+    const taskId = detached.stdout.trim();
+    expect(taskId).toMatch(/^\S+$/);
+    const pending = await runClient(['pending', '--journal', journal]);
+    expect(pending.stdout).toContain(taskId);
+    if (kind === 'stdio') {
+      // A stdio server exits with the client that spawned it: the task is gone, and resume says so (exit 3).
+      expect(detached.stderr).toContain('cannot outlive it');
+      const resumed = await runClient(['resume', taskId, '--journal', journal]);
+      expect(resumed.code).toBe(3);
+      expect(resumed.stderr).toMatch(/not found or expired/);
+      return;
+    }
+    const first = startClient(['resume', taskId, '--journal', journal]);
+    await first.waitFor(WORKING_LINE);
+    first.child.kill('SIGKILL');
+    await first.exited();
+    expect((await runClient(['pending', '--journal', journal])).stdout).toContain(taskId);
+    const second = await runClient(['resume', taskId, '--journal', journal]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/SHA-256 of 512 MiB/);
+    expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+  });
+
+  it('rejects a wrong --token with exit 4 and one line', async () => {
+    if (kind === 'stdio') {
+      const result = await runClient(client('tools', '--token', 'wrong'));
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe('error: --token applies to --url servers, not to --stdio\n');
+      return;
+    }
+    const guarded = await startServer(kind, ['--token', 'right-token']);
+    const flags = [...guarded.flags, '--journal', journal];
+    const wrong = await runClient(['tools', ...flags, '--token', 'wrong-token']);
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/--token/);
+    const right = await runClient(['tools', ...flags, '--token', 'right-token']);
+    expect(right.code, right.stderr).toBe(0);
+    expect(right.stdout).toMatch(/^checksum_data /m);
+  });
+
+  it('exits 4 with a clear message when the server dies mid-task, keeping the task for resume', async () => {
+    const own = kind === 'stdio' ? server : await startServer(kind);
+    const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal]);
+    await running.waitFor(WORKING_LINE);
+    const serverPid = kind === 'stdio' ? childPids(running.child.pid ?? 0)[0] : own.process?.child.pid;
+    expect(serverPid).toBeTypeOf('number');
+    process.kill(serverPid ?? 0, 'SIGKILL');
+    expect(await running.exited()).toBe(4);
+    expect(running.stderr()).toMatch(/^error: (Cannot reach the server|Lost the connection to the server)/);
+    expect(running.stderr()).toMatch(/stays in the journal: continue it with "resume \S+"\n$/);
+  });
+});

@@ -1,0 +1,39 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { StatusReporter } from '../src/statusReporter.js';
+
+function capture(): { out: PassThrough; text: () => string } {
+  const out = new PassThrough();
+  const chunks: string[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+  return { out, text: () => chunks.join('') };
+}
+
+describe('StatusReporter', () => {
+  it('prints one plain line per change of status or message when not on a terminal', () => {
+    const { out, text } = capture();
+    const reporter = new StatusReporter(out, false);
+    reporter.update({ taskId: 't1', status: 'working', statusMessage: 'step 1' });
+    reporter.update({ taskId: 't1', status: 'working', statusMessage: 'step 1' });
+    reporter.update({ taskId: 't1', status: 'working', statusMessage: 'step 2' });
+    reporter.update({ taskId: 't1', status: 'completed' });
+    reporter.stop();
+    const lines = text().trimEnd().split('\n');
+    expect(lines[0]).toBe('task t1 created');
+    expect(lines.slice(1).map((l) => l.replace(/^\[\d+\.\ds\] /, ''))).toEqual([
+      'working: step 1',
+      'working: step 2',
+      'completed',
+    ]);
+  });
+
+  it('redraws one live line on a terminal and clears it on stop', () => {
+    const { out, text } = capture();
+    const reporter = new StatusReporter(out, true);
+    reporter.update({ taskId: 't1', status: 'working', statusMessage: 'hashing' });
+    reporter.stop();
+    expect(text()).toContain('task t1 created\n');
+    expect(text().replaceAll('\u001b', 'ESC')).toMatch(/ESC\[2K. working · hashing · \d+\.\ds/);
+    expect(text().endsWith('\r\u001b[2K')).toBe(true);
+  });
+});
