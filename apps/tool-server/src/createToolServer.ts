@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@mcp-tasks/server';
+import type { ToolSet } from './cliOptions.js';
+import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
+import { registerConformancePrompts } from './conformancePrompts.js';
+import { registerConformanceResources } from './conformanceResources.js';
+import { registerTaskConformanceTools, registerTriggerTools } from './conformanceTaskTools.js';
+import { registerBasicConformanceTools, registerJsonSchemaTool } from './conformanceTools.js';
+import { registerDemoTools } from './demoTools.js';
+
+/** Options of {@link createToolServer}. */
+export interface ToolServerOptions {
+  /** @default 'all' */
+  readonly tools?: ToolSet;
+  /** Receives unexpected exceptions from the runtime. @default console.error */
+  readonly onError?: (error: unknown) => void;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+/**
+ * Builds the sample server with the chosen tool set. `conformance` registers exactly the fixture of
+ * CONFORMANCE.md section 6 in its `tools/list` order; `all` registers the fixture first (its first tool is
+ * callable with `{}`), then the demo tools. The caller owns the server and must `close()` it.
+ */
+export function createToolServer(options: ToolServerOptions = {}): McpServer {
+  const tools = options.tools ?? 'all';
+  const server = new McpServer({
+    serverInfo: { name: 'mcp-tasks-tool-server', version: VERSION },
+    instructions: 'Sample long-running tool server of mcp-tasks: call the demo tools as tasks and poll tasks/get.',
+    tasks: { ttlMs: 3_600_000, pollIntervalMs: 250 },
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  if (tools !== 'demo') {
+    registerBasicConformanceTools(server);
+    registerMrtrConformanceTools(server);
+    registerJsonSchemaTool(server);
+    registerTaskConformanceTools(server);
+    registerTriggerTools(server);
+    registerConformancePrompts(server);
+    registerConformanceResources(server);
+  }
+  if (tools !== 'conformance') registerDemoTools(server);
+  return server;
+}

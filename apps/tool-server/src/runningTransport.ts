@@ -1,0 +1,21 @@
+/** A transport serving the runtime, as main.ts drives it. */
+export interface RunningTransport {
+  /** The endpoint URL (http and ws); undefined for stdio. */
+  readonly url: string | undefined;
+  /** Resolves when the transport ended on its own (stdio: the client closed stdin); never for http and ws. */
+  readonly ended: Promise<void>;
+  /** Stops serving and aborts in-flight requests; resolves once their handlers settled. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Endpoint options shared by the network transports. */
+export interface NetworkOptions {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Required bearer token, or undefined for an open endpoint. */
+  readonly token: string | undefined;
+}
+
+/** A promise that never settles: network transports end only when closed. */
+export const NEVER: Promise<void> = new Promise(() => undefined);

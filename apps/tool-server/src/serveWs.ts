@@ -1,0 +1,31 @@
+import type { MessageHandler } from '@mcp-tasks/protocol';
+import { WebSocketServerTransport } from '@mcp-tasks/transport-ws';
+import { TOKEN_PRINCIPAL, tokenMatches } from './bearerToken.js';
+import type { Logger } from './logger.js';
+import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
+
+/**
+ * Serves the WebSocket binding at `ws://HOST:PORT/mcp`. With a token, an upgrade without it (header or
+ * `mcp.bearer.` subprotocol) is refused with 401. Resolves once listening.
+ */
+export async function serveWs(
+  handler: MessageHandler,
+  options: NetworkOptions,
+  logger: Logger,
+): Promise<RunningTransport> {
+  const { token } = options;
+  const transport = await WebSocketServerTransport.listen(handler, {
+    host: options.host,
+    port: options.port,
+    onError: (error) => logger.debug(`websocket: ${error.message}`),
+    ...(token === undefined
+      ? {}
+      : {
+          authenticate: (_req, presented) => {
+            if (!tokenMatches(token, presented)) throw new Error('invalid token');
+            return TOKEN_PRINCIPAL;
+          },
+        }),
+  });
+  return { url: transport.url, ended: NEVER, close: () => transport.close() };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliOptions, UsageError } from '../src/cliOptions.js';
+
+describe('parseCliOptions', () => {
+  it('defaults to http on 127.0.0.1, a free port, all tools, no token', () => {
+    expect(parseCliOptions([])).toEqual({
+      transport: 'http',
+      host: '127.0.0.1',
+      port: 0,
+      tools: 'all',
+      token: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every option', () => {
+    const argv = ['--transport', 'ws', '--host', '::1', '--port', '8080', '--tools', 'demo', '--token', 's3cret'];
+    expect(parseCliOptions([...argv, '--log-level', 'debug'])).toEqual({
+      transport: 'ws',
+      host: '::1',
+      port: 8080,
+      tools: 'demo',
+      token: 's3cret',
+      logLevel: 'debug',
+    });
+    expect(parseCliOptions(['--help'])).toBe('help');
+    expect(parseCliOptions(['-h'])).toBe('help');
+  });
+
+  it.each([
+    [['--transport', 'tcp'], '--transport must be one of stdio, http, ws (got "tcp")'],
+    [['--tools', 'some'], '--tools must be one of demo, conformance, all (got "some")'],
+    [['--port=-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
+    [['--port', '-1'], /^Option '--port' argument is ambiguous/],
+    [['--port', '70000'], '--port must be an integer from 0 to 65535 (got "70000")'],
+    [['--port', '1.5'], '--port must be an integer from 0 to 65535 (got "1.5")'],
+    [['--log-level', 'loud'], '--log-level must be one of debug, info, warn, error, silent (got "loud")'],
+    [['--token', 'a b'], '--token must be non-empty printable ASCII without spaces'],
+    [['--transport', 'stdio', '--token', 't'], /--token applies to http and ws only/],
+    [['--bogus'], /^Unknown option '--bogus'/],
+    [['stray'], /positional/],
+    [['--port'], /argument missing/],
+  ])('rejects %j with one readable line', (argv, message) => {
+    let caught: unknown;
+    try {
+      parseCliOptions(argv);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    const text = (caught as Error).message;
+    expect(text).not.toContain('\n');
+    if (typeof message === 'string') expect(text).toBe(message);
+    else expect(text).toMatch(message);
+  });
+});

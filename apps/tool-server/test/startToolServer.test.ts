@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createLogger } from '../src/logger.js';
+import { type StartedToolServer, startToolServer } from '../src/startToolServer.js';
+
+const logger = createLogger('silent');
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+let started: StartedToolServer | undefined;
+afterEach(async () => {
+  await started?.stop();
+  started = undefined;
+});
+
+function post(url: string, method: string, params: object, headers: Record<string, string> = {}) {
+  const name = (params as { name?: string }).name;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: { ...params, _meta: { ...META, ...('_meta' in params ? (params._meta as object) : {}) } },
+    }),
+  });
+}
+
+describe('startToolServer over Streamable HTTP', () => {
+  it('requires the bearer token when one is configured', async () => {
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', token: 'secret-1' },
+      logger,
+    );
+    const url = started.url ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect((await post(url, 'server/discover', {})).status).toBe(401);
+    expect((await post(url, 'server/discover', {}, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const ok = await post(url, 'server/discover', {}, { authorization: 'Bearer secret-1' });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { result: { resultType: string } }).result.resultType).toBe('complete');
+  });
+
+  it('streams progress as SSE events before the result on the same response', async () => {
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', token: undefined },
+      logger,
+    );
+    const response = await post(started.url ?? '', 'tools/call', {
+      name: 'test_tool_with_progress',
+      arguments: {},
+      _meta: { progressToken: 'progress-test-1' },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { method?: string; params?: { progress: number }; result?: object });
+    expect(events.filter((e) => e.method === 'notifications/progress').map((e) => e.params?.progress)).toEqual([
+      0, 50, 100,
+    ]);
+    expect(events.at(-1)?.result).toBeDefined();
+  });
+});
+
+describe('startToolServer over WebSocket', () => {
+  function connect(url: string, token?: string) {
+    return new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(
+        url,
+        'mcp',
+        token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } },
+      );
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      socket.once('error', reject);
+    });
+  }
+
+  it('refuses an upgrade without the token and serves discover with it', async () => {
+    started = await startToolServer(
+      { transport: 'ws', host: '127.0.0.1', port: 0, tools: 'demo', token: 'tok' },
+      logger,
+    );
+    const url = started.url ?? '';
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await expect(connect(url)).rejects.toThrow('HTTP 401');
+    const socket = await connect(url, 'tok');
+    try {
+      const reply = new Promise<{ id: number; result: { resultType: string } }>((resolve) =>
+        socket.once('message', (data) => resolve(JSON.parse(String(data)))),
+      );
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: META } }));
+      expect(await reply).toMatchObject({ id: 7, result: { resultType: 'complete' } });
+    } finally {
+      socket.close();
+    }
+  });
+});
