@@ -99,7 +99,7 @@ function startToolServer() {
 }
 
 /** Reads every checks.json under `dir` into rows of { scenario, passed, failed, warnings, skipped, failures }. */
-function readResults(dir, kind) {
+function readResults(dir, kind, run) {
   const rows = [];
   for (const entry of readdirSync(dir).sort()) {
     const file = join(dir, entry, 'checks.json');
@@ -112,6 +112,7 @@ function readResults(dir, kind) {
       .map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
     rows.push({
       kind,
+      run,
       scenario,
       passed: count('SUCCESS'),
       failed: count('FAILURE'),
@@ -136,14 +137,14 @@ try {
   for (const [label, args] of serverRuns) {
     const out = join(results, `server-${label}`);
     await run(node22, [harness, 'server', '--url', url, ...args, '-o', out], { quiet: true });
-    rows.push(...(existsSync(out) ? readResults(out, 'server') : [missing('server', label)]));
+    rows.push(...(existsSync(out) ? readResults(out, 'server', label) : [missing('server', label)]));
   }
   for (const scenario of CLIENT_SCENARIOS) {
     const out = join(results, `client-${scenario}`);
     const args = ['client', '--command', `${process.execPath} ${pollingClient} conformance`, '--scenario', scenario];
     if (CLIENT_NEEDS_SPEC_VERSION.has(scenario)) args.push('--spec-version', '2026-07-28');
     const code = await run(node22, [harness, ...args, '-o', out], { quiet: true });
-    const found = existsSync(out) ? readResults(out, 'client') : [];
+    const found = existsSync(out) ? readResults(out, 'client', scenario) : [];
     if (found.length === 0) found.push(missing('client', scenario));
     if (code !== 0 && scenario !== 'http-invalid-tool-headers') {
       for (const row of found) row.failures.push(`harness exited with ${code}`);
@@ -156,11 +157,31 @@ try {
 }
 
 function missing(kind, scenario) {
-  return { kind, scenario, passed: 0, failed: 1, warnings: 0, skipped: 0, failures: ['no results written'] };
+  return {
+    kind,
+    run: scenario,
+    scenario,
+    passed: 0,
+    failed: 1,
+    warnings: 0,
+    skipped: 0,
+    failures: ['no results written'],
+  };
 }
 
-const header = ['kind', 'scenario', 'passed', 'failed', 'warnings', 'skipped'];
-const table = [header, ...rows.map((r) => [r.kind, r.scenario, r.passed, r.failed, r.warnings, r.skipped])];
+const header = ['kind', 'run', 'scenario', 'passed', 'failed', 'warnings', 'skipped'];
+const table = [
+  header,
+  ...rows.map((r) => [
+    r.kind,
+    r.run === r.scenario ? 'single' : r.run,
+    r.scenario,
+    r.passed,
+    r.failed,
+    r.warnings,
+    r.skipped,
+  ]),
+];
 const widths = header.map((_, i) => Math.max(...table.map((line) => String(line[i]).length)));
 for (const line of table) console.log(line.map((cell, i) => String(cell).padEnd(widths[i] ?? 0)).join('  '));
 const bad = rows.filter((r) => r.failures.length > 0);
