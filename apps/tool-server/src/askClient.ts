@@ -1,4 +1,5 @@
-import { type InputRequest, InputRequired, type ToolContext } from '@mcp-tasks/server';
+import type { InputRequest } from '@mcp-tasks/protocol';
+import { InputRequired, type ToolContext } from '@mcp-tasks/server';
 
 /**
  * Asks the client one question in whichever way the call runs.
@@ -18,9 +19,9 @@ export async function askClient(
   if (ctx.taskId !== undefined) {
     switch (request.method) {
       case 'elicitation/create':
-        return ctx.elicit(request.params ?? {});
+        return ctx.elicit(request.params);
       case 'sampling/createMessage':
-        return ctx.sample(request.params ?? {});
+        return ctx.sample(request.params);
       default:
         return ctx.listRoots();
     }

@@ -1,4 +1,5 @@
-import type { HandlerContext, InputRequest, McpServer } from '@mcp-tasks/server';
+import type { InputRequest } from '@mcp-tasks/protocol';
+import type { HandlerContext, McpServer } from '@mcp-tasks/server';
 import { ASK_CAPITAL, ASK_NAME, acceptedContent, elicitForm, LIST_ROOTS, sampledText } from './inputRequests.js';
 
 const text = (value: string) => ({ content: [{ type: 'text', text: value }] });

@@ -69,8 +69,8 @@ export function registerTaskConformanceTools(server: McpServer): void {
       taskSupport: 'optional',
       handler: async (_args, ctx) => {
         const [first, second] = await Promise.all([
-          ctx.elicit({ message: 'First question', requestedSchema: ASK_NAME.params?.requestedSchema }),
-          ctx.elicit({ message: 'Second question', requestedSchema: ASK_NAME.params?.requestedSchema }),
+          ctx.elicit({ message: 'First question', requestedSchema: ASK_NAME.params.requestedSchema }),
+          ctx.elicit({ message: 'Second question', requestedSchema: ASK_NAME.params.requestedSchema }),
         ]);
         return text(`Received ${first.action} and ${second.action}`);
       },

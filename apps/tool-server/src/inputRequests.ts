@@ -1,7 +1,17 @@
-import type { InputRequest } from '@mcp-tasks/server';
+import type {
+  CreateMessageRequest,
+  ElicitRequest,
+  ElicitRequestFormParams,
+  InputRequest,
+  PrimitiveSchemaDefinition,
+} from '@mcp-tasks/protocol';
 
 /** Builds a form-mode `elicitation/create` input request. */
-export function elicitForm(message: string, properties: Record<string, object>, required: string[]): InputRequest {
+export function elicitForm(
+  message: string,
+  properties: Record<string, PrimitiveSchemaDefinition>,
+  required: string[],
+): ElicitRequest & { params: ElicitRequestFormParams } {
   return {
     method: 'elicitation/create',
     params: { message, requestedSchema: { type: 'object', properties, required } },
@@ -9,7 +19,7 @@ export function elicitForm(message: string, properties: Record<string, object>, 
 }
 
 /** Builds a one-message `sampling/createMessage` input request. */
-export function sampleText(text: string, maxTokens: number): InputRequest {
+export function sampleText(text: string, maxTokens: number): CreateMessageRequest {
   return {
     method: 'sampling/createMessage',
     params: { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens },

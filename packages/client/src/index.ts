@@ -26,10 +26,13 @@ export type {
   CallOptions,
   CallToolOptions,
   McpClientOptions,
+  ProgressCallOptions,
   RawCallOptions,
   RawCallToolResult,
+  StartToolResult,
   TaskSupportOptions,
 } from './mcpClientOptions.js';
+export type { Progress, ProgressListener } from './progressHandler.js';
 export type { RawResult } from './rpcClient.js';
 export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskStatusListener } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';

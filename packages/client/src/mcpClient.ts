@@ -27,12 +27,12 @@ import {
   ListResourceTemplatesResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
+  META,
   ProtocolError,
   type ReadResourceResult,
   ReadResourceResultSchema,
   type Tool,
 } from '@mcp-tasks/protocol';
-import type { z } from 'zod';
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
 import { type Clock, systemClock } from './clock.js';
@@ -43,11 +43,15 @@ import type {
   CallOptions,
   CallToolOptions,
   McpClientOptions,
+  ProgressCallOptions,
   RawCallOptions,
   RawCallToolResult,
+  StartToolResult,
 } from './mcpClientOptions.js';
+import { parseResult as parse } from './parseResult.js';
+import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, ResultCache } from './resultCache.js';
-import { type RawResult, RpcClient } from './rpcClient.js';
+import { isObject, type RawResult, RpcClient } from './rpcClient.js';
 import { driveTask, type TaskOperations } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
@@ -72,6 +76,7 @@ export class McpClient {
   readonly #clock: Clock;
   readonly #cache: ResultCache | undefined;
   readonly #maxInputRounds: number;
+  #nextProgressToken = 1;
 
   constructor(options: McpClientOptions) {
     const tasks = options.tasks ?? true;
@@ -128,19 +133,33 @@ export class McpClient {
    * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose (C3): a direct result,
    * MRTR rounds answered by the handlers (C22), or a task driven to its end by polling. A `completed` task gives
    * its result even with `isError: true` (C19); other outcomes reject with the typed errors of `driveTask`.
+   * It is `startTool` followed, for a task, by the same drive as `resumeTask` (seeded with the `CreateTaskResult`).
    */
   async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const outcome = await this.#rounds('tools/call', { name, arguments: args }, options.signal);
-    if (outcome.kind === 'complete') return parse('tools/call', CallToolResultSchema, outcome.result);
-    const taskId = outcome.task.taskId;
+    const started = await this.startTool(name, args, options);
+    if (started.kind === 'complete') return started.result;
+    return this.#drive(started.task.taskId, started.task, options);
+  }
+
+  /**
+   * Calls a tool up to the point where the server has either answered or created a task, and stops there: MRTR
+   * rounds are answered by the handlers (C22), then it resolves with `{ kind: 'complete', result }` or with
+   * `{ kind: 'task', task }` (the `CreateTaskResult`, in whatever status, C23), after recording the task in the
+   * journal when one is configured (C8). Nothing polls the task afterwards and `signal` no longer applies to it:
+   * follow it later with `resumeTask`, `getTask` or `cancelTask` (e.g. a CLI's `--detach`).
+   */
+  async startTool(name: string, args: Params = {}, options: ProgressCallOptions = {}): Promise<StartToolResult> {
+    const outcome = await this.#rounds('tools/call', { name, arguments: args }, options);
+    if (outcome.kind === 'complete')
+      return { kind: 'complete', result: parse('tools/call', CallToolResultSchema, outcome.result) };
     await this.#journal?.add({
-      taskId,
+      taskId: outcome.task.taskId,
       method: 'tools/call',
       name,
       arguments: args,
       recordedAt: new Date(this.#clock.now()).toISOString(),
     });
-    return this.#drive(taskId, outcome.task, options);
+    return { kind: 'task', task: outcome.task };
   }
 
   /**
@@ -151,14 +170,17 @@ export class McpClient {
     return this.#drive(taskId, undefined, options);
   }
 
-  /** Sends one `tools/call` and returns what came back, without answering input or driving a task. */
+  /**
+   * Sends one `tools/call` and returns what came back, without answering input, journaling or driving a task: the
+   * building block for callers that run the MRTR rounds themselves (`startTool` runs them with the handlers).
+   */
   async callToolRaw(name: string, args: Params = {}, options: RawCallOptions = {}): Promise<RawCallToolResult> {
     const params: Record<string, unknown> = { name, arguments: args };
     if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
     if (options.requestState !== undefined) params.requestState = options.requestState;
     const classified = classifyResult(
       'tools/call',
-      await this.#send('tools/call', params, options.signal),
+      await this.#send('tools/call', params, options),
       this.#tasksEnabled,
     );
     if (classified.kind !== 'complete') return classified;
@@ -196,7 +218,7 @@ export class McpClient {
   async getPrompt(
     name: string,
     args?: Readonly<Record<string, string>>,
-    options: CallOptions = {},
+    options: ProgressCallOptions = {},
   ): Promise<GetPromptResult> {
     const result = await this.request(
       'prompts/get',
@@ -219,7 +241,7 @@ export class McpClient {
   }
 
   /** `resources/read`, answering MRTR rounds; cached per `ttlMs` unless it took a retry. */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: ProgressCallOptions = {}): Promise<ReadResourceResult> {
     const result = await this.request('resources/read', { uri }, options);
     return parse('resources/read', ReadResourceResultSchema, result);
   }
@@ -237,14 +259,15 @@ export class McpClient {
    * Sends any request with the envelope and resolves with its `complete` result, checked only for its shape as a
    * result (the typed methods validate against the method's schema). `input_required` on an MRTR method is
    * answered by the handlers; a `task` result rejects as an invalid response (use `callTool`). Cacheable methods
-   * are served from and stored in the cache, except results that took an MRTR retry.
+   * are served from and stored in the cache, except results that took an MRTR retry. `onProgress` sees the
+   * progress of requests actually sent (the progress token is not part of the cache key).
    */
-  async request(method: string, params: Params = {}, options: CallOptions = {}): Promise<RawResult> {
+  async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RawResult> {
     const cached = this.#cache?.get(method, params);
     if (cached !== undefined) return cached;
     let outcome: RoundsOutcome;
     try {
-      outcome = await this.#rounds(method, params, options.signal);
+      outcome = await this.#rounds(method, params, options);
     } catch (error) {
       // A rejected cursor means the cached pages may no longer line up: start the list afresh next time.
       if (error instanceof ProtocolError && params.cursor !== undefined) this.#cache?.invalidateMethod(method);
@@ -261,17 +284,26 @@ export class McpClient {
     return this.#transport.close();
   }
 
-  #send(method: string, params: Params, signal: AbortSignal | undefined): Promise<RawResult> {
-    return this.#rpc.request(method, params, { capabilities: this.#capabilities, signal });
+  /** Sends one request; with `onProgress`, under a progress token no other request of this client has used. */
+  #send(method: string, params: Params, { signal, onProgress }: ProgressCallOptions): Promise<RawResult> {
+    if (onProgress === undefined)
+      return this.#rpc.request(method, params, { capabilities: this.#capabilities, signal });
+    const token = `progress-${this.#nextProgressToken++}`;
+    const meta = isObject(params._meta) ? params._meta : {};
+    return this.#rpc.request(
+      method,
+      { ...params, _meta: { ...meta, [META.progressToken]: token } },
+      { capabilities: this.#capabilities, signal, onNotification: progressHandler(token, onProgress) },
+    );
   }
 
-  #rounds(method: string, params: Params, signal: AbortSignal | undefined): Promise<RoundsOutcome> {
+  #rounds(method: string, params: Params, options: ProgressCallOptions): Promise<RoundsOutcome> {
     return runInputRounds(method, params, {
-      send: (attempt) => this.#send(method, attempt, signal),
+      send: (attempt) => this.#send(method, attempt, options),
       handlers: this.#handlers,
       acceptsTask: this.#tasksEnabled,
       maxRounds: this.#maxInputRounds,
-      signal,
+      signal: options.signal,
     });
   }
 
@@ -312,12 +344,4 @@ export class McpClient {
       journal: this.#journal,
     });
   }
-}
-
-/** Ingress validation: a result that fails its method's schema is an invalid response. */
-function parse<T>(method: string, schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success)
-    throw new InvalidResponseError(method, 'result does not match its schema', { cause: parsed.error });
-  return parsed.data;
 }

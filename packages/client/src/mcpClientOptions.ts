@@ -10,6 +10,7 @@ import type {
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
+import type { ProgressListener } from './progressHandler.js';
 import type { TaskStatusListener } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import type { PollingOptions } from './taskTracker.js';
@@ -54,14 +55,25 @@ export interface CallOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** Options of {@link McpClient.callTool} and {@link McpClient.resumeTask}. */
-export interface CallToolOptions extends CallOptions {
+/** Options of the requests that can report progress: `tools/call`, `prompts/get`, `resources/read`, `request`. */
+export interface ProgressCallOptions extends CallOptions {
+  /**
+   * Asks for progress: every request sent (each MRTR round is a new request) carries a fresh
+   * `_meta.progressToken`, and the server's `notifications/progress` for it arrive here in order, before that
+   * request's response. Once a tool call has become a task there is no more progress (decision 10), and a result
+   * served from the cache reports none.
+   */
+  readonly onProgress?: ProgressListener | undefined;
+}
+
+/** Options of {@link McpClient.callTool} and {@link McpClient.resumeTask} (which has no use for `onProgress`). */
+export interface CallToolOptions extends ProgressCallOptions {
   /** Sees every observed task state, the seed first (only when the server chose a task). */
   readonly onStatus?: TaskStatusListener | undefined;
 }
 
 /** Options of {@link McpClient.callToolRaw}: one request, nothing driven. */
-export interface RawCallOptions extends CallOptions {
+export interface RawCallOptions extends ProgressCallOptions {
   /** Answers to a previous `input_required` result. */
   readonly inputResponses?: InputResponses | undefined;
   /** The previous `input_required` result's `requestState`, byte-identical. */
@@ -73,3 +85,9 @@ export type RawCallToolResult =
   | { readonly kind: 'complete'; readonly result: CallToolResult }
   | { readonly kind: 'input_required'; readonly result: InputRequiredResult }
   | { readonly kind: 'task'; readonly task: CreateTaskResult };
+
+/**
+ * What {@link McpClient.startTool} produced once the MRTR rounds are over: the tool's `CallToolResult`, or the
+ * `CreateTaskResult` of a task nobody is driving yet.
+ */
+export type StartToolResult = Exclude<RawCallToolResult, { readonly kind: 'input_required' }>;

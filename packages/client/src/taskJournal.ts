@@ -19,10 +19,11 @@ export interface TaskJournalEntry {
 
 /**
  * Where the client records pending tasks. The client calls `add` once a `CreateTaskResult` arrives, before it
- * starts polling, and `remove` when it stops driving the task for good: a terminal status, a cancel it sent, a
- * `-32602` not-found, or giving up (stuck, expired). It does not remove on transport failures, so those tasks can
- * be resumed. Implementations may be async; the client awaits every call. `add` for an id already present
- * replaces the entry; `remove` of an unknown id is a no-op.
+ * starts polling (`startTool` adds and then polls nothing: the entry waits for `resumeTask`), and `remove` when it
+ * stops driving the task for good: a terminal status, a cancel it sent, a `-32602` not-found, or giving up (stuck,
+ * expired). It does not remove on transport failures, so those tasks can be resumed. Implementations may be async;
+ * the client awaits every call. `add` for an id already present replaces the entry; `remove` of an unknown id is a
+ * no-op.
  */
 export interface TaskJournal {
   add(entry: TaskJournalEntry): void | Promise<void>;

@@ -8,7 +8,6 @@ export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
 export type { LogLevel } from './logLevels.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';
-export type { InputRequest } from './mrtr.js';
 export { InputRequired } from './mrtr.js';
 export type {
   Completer,

@@ -85,8 +85,10 @@ export class ListenHub {
 
   /**
    * Runs one stream: validates the filter (`-32021` for `taskIds` without the Tasks extension, S33), sends the ack,
-   * then the current state of each acknowledged task and every later change. Resolves with the listen result when
-   * the request's signal aborts or the hub closes.
+   * then the current state of each acknowledged task and every later change. An acknowledged task that expires
+   * (S44) is dropped from the stream, since no `DetailedTask` exists for it any more; once no acknowledged task and
+   * no list or resource subscription remains the stream ends, so the client's next `tasks/get` learns of the
+   * expiry (`-32602`). Resolves with the listen result then, or when the request's signal aborts or the hub closes.
    */
   async listen(request: ListenRequest): Promise<JsonObject> {
     const filterIn = request.params.notifications;
@@ -103,18 +105,22 @@ export class ListenHub {
     const meta = { [META.subscriptionId]: request.id };
     const send = (method: string, params: JsonObject) =>
       request.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } });
-    const unsubscribes: Unsubscribe[] = [];
+    // Ends this stream by itself once nothing it watches can produce a notification any more.
+    const exhausted = new AbortController();
+    const onEmpty = hasStandingSubscription(filter) ? undefined : () => exhausted.abort();
+    const watches = new Map<string, Unsubscribe>();
     try {
-      const tasks = taskIds === undefined ? undefined : await this.#watchTasks(request, taskIds, send, unsubscribes);
+      const tasks =
+        taskIds === undefined ? undefined : await this.#watchTasks(request, taskIds, send, watches, onEmpty);
       if (tasks !== undefined) filter.taskIds = tasks.acknowledged;
       send('notifications/subscriptions/acknowledged', { notifications: filter });
       tasks?.start();
       const stream: Stream = { filter, send };
       this.#streams.add(stream);
-      await waitForAbort([request.signal, this.#closing.signal]);
+      await waitForAbort([request.signal, this.#closing.signal, exhausted.signal]);
       this.#streams.delete(stream);
     } finally {
-      for (const unsubscribe of unsubscribes) unsubscribe();
+      for (const unsubscribe of watches.values()) unsubscribe();
     }
     return { resultType: 'complete', _meta: meta };
   }
@@ -126,35 +132,49 @@ export class ListenHub {
 
   /**
    * Subscribes to each requested task the caller owns. Events are held until `start()` (after the ack), which
-   * sends each task's current state once and then only newer versions, so nothing is missed or repeated.
+   * sends each task's current state once and then only newer versions, so nothing is missed or repeated. An expired
+   * task is unsubscribed; `onEmpty` runs when the last acknowledged task is gone.
    */
   async #watchTasks(
     request: ListenRequest,
     taskIds: readonly string[],
     send: (method: string, params: JsonObject) => void,
-    unsubscribes: Unsubscribe[],
+    watches: Map<string, Unsubscribe>,
+    onEmpty: (() => void) | undefined,
   ) {
     let started = false;
     const lastSent = new Map<string, number>();
     const held: TaskRecord[] = [];
+    const expiredEarly: string[] = [];
     const deliver = (record: TaskRecord) => {
-      if ((lastSent.get(record.taskId) ?? 0) >= record.version) return;
+      if (!watches.has(record.taskId) || (lastSent.get(record.taskId) ?? 0) >= record.version) return;
       lastSent.set(record.taskId, record.version);
       send('notifications/tasks', toDetailedTask(record));
+    };
+    const expire = (taskId: string) => {
+      const unsubscribe = watches.get(taskId);
+      if (unsubscribe === undefined) return;
+      watches.delete(taskId);
+      unsubscribe();
+      if (watches.size === 0) onEmpty?.();
     };
     const current: TaskRecord[] = [];
     for (const taskId of new Set(taskIds)) {
       const unsubscribe = await this.#store.subscribe(request.owner, taskId, (event) => {
-        if (event.type !== 'updated') return;
-        if (started) deliver(event.record);
-        else held.push(event.record);
+        if (event.type === 'expired') {
+          if (started) expire(taskId);
+          else expiredEarly.push(taskId);
+        } else if (event.type === 'updated') {
+          if (started) deliver(event.record);
+          else held.push(event.record);
+        }
       });
       const record = await this.#store.get(request.owner, taskId);
       if (record === undefined) {
         unsubscribe();
         continue;
       }
-      unsubscribes.push(unsubscribe);
+      watches.set(taskId, unsubscribe);
       current.push(record);
     }
     return {
@@ -162,9 +182,20 @@ export class ListenHub {
       start() {
         started = true;
         for (const record of [...current, ...held].sort((a, b) => a.version - b.version)) deliver(record);
+        for (const taskId of expiredEarly) expire(taskId);
       },
     };
   }
+}
+
+/** True when a stream asked for list or resource notifications, which never run out. */
+function hasStandingSubscription(filter: ListenFilter): boolean {
+  return (
+    filter.toolsListChanged === true ||
+    filter.promptsListChanged === true ||
+    filter.resourcesListChanged === true ||
+    (filter.resourceSubscriptions?.length ?? 0) > 0
+  );
 }
 
 function waitForAbort(signals: readonly AbortSignal[]): Promise<void> {

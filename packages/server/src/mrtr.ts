@@ -1,13 +1,9 @@
+import type { InputRequest } from '@mcp-tasks/protocol';
 import { INPUT_REQUEST_METHODS, mergeCapabilities, missingCapabilityFor } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
+import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import type { RequestStateBinding, RequestStateSigner } from './requestState.js';
-
-/** A server→client request carried in `inputRequests` (`elicitation/create`, `sampling/createMessage`, `roots/list`). */
-export interface InputRequest {
-  readonly method: string;
-  readonly params?: JsonObject;
-}
 
 /**
  * What a handler returns to answer `input_required` (MRTR): the requests the client must fulfil and an optional
@@ -49,13 +45,21 @@ export function readMrtrParams(params: JsonObject): MrtrParams {
   return requestState === undefined ? { inputResponses: responses } : { inputResponses: responses, requestState };
 }
 
-/** Verifies a retry's `requestState` (if any) and returns the handler state it carries. */
+/**
+ * Verifies a retry's `requestState` (if any) and returns the handler state it carries. The answers to the input
+ * requests that state records must match their result schemas (`-32602` naming the key); other keys are left to
+ * the handler, which ignores what it does not need. A retry without `requestState` cannot be checked beyond
+ * {@link readMrtrParams}: a stateless server knows what it asked only through the state.
+ */
 export async function readRequestState(
   signer: RequestStateSigner,
   binding: RequestStateBinding,
   mrtr: MrtrParams,
 ): Promise<unknown> {
-  return mrtr.requestState === undefined ? undefined : signer.verify(binding, mrtr.requestState);
+  if (mrtr.requestState === undefined) return undefined;
+  const { state, asked } = await signer.open(binding, mrtr.requestState);
+  checkInputAnswers(mrtr.inputResponses, asked);
+  return state;
 }
 
 /**
@@ -85,10 +89,15 @@ export async function toInputRequiredResult(
   if (!hasRequests && marker.state === undefined) {
     throw new Error('InputRequired needs at least one input request or a state');
   }
-  const requestState = marker.state === undefined ? undefined : await signer.sign(binding, marker.state);
+  // With input requests the state is always signed, recording what was asked so the retry's answers can be checked.
+  const asked: Record<string, string> = {};
+  for (const [key, request] of Object.entries(requests)) asked[key] = request.method;
+  const requestState = hasRequests
+    ? await signer.sign(binding, marker.state, asked)
+    : await signer.sign(binding, marker.state);
   return {
     resultType: 'input_required',
     ...(hasRequests ? { inputRequests: requests } : {}),
-    ...(requestState === undefined ? {} : { requestState }),
+    requestState,
   };
 }

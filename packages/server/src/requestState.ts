@@ -58,14 +58,18 @@ export class RequestStateSigner {
     this.#now = now;
   }
 
-  /** Wraps `state` (any JSON value) into a signed token bound to `binding`. */
-  async sign(binding: RequestStateBinding, state: unknown): Promise<string> {
+  /**
+   * Wraps `state` (any JSON value) into a signed token bound to `binding`. `asked` (input-request key → method)
+   * records which answers the retry must carry, so {@link open} can tell the runtime what to check.
+   */
+  async sign(binding: RequestStateBinding, state: unknown, asked?: Readonly<Record<string, string>>): Promise<string> {
     const payload = {
       m: binding.method,
       n: binding.name,
       p: binding.principal,
       x: this.#now() + this.#ttlMs,
       s: state,
+      ...(asked === undefined ? {} : { q: asked }),
     };
     const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
     const mac = await crypto.subtle.sign('HMAC', await this.#key, encoder.encode(body));
@@ -74,6 +78,17 @@ export class RequestStateSigner {
 
   /** Returns the handler state inside `token`, or throws `-32602` when the token fails any check. */
   async verify(binding: RequestStateBinding, token: string): Promise<unknown> {
+    return (await this.open(binding, token)).state;
+  }
+
+  /**
+   * Like {@link verify}, and also returns the input requests (key → method) the round that issued `token` asked
+   * for (`{}` when it recorded none).
+   */
+  async open(
+    binding: RequestStateBinding,
+    token: string,
+  ): Promise<{ readonly state: unknown; readonly asked: Readonly<Record<string, string>> }> {
     const [body, macText, extra] = token.split('.');
     const mac = macText === undefined ? undefined : fromBase64Url(macText);
     if (body === undefined || mac === undefined || extra !== undefined) throw invalidRequestState();
@@ -92,7 +107,11 @@ export class RequestStateSigner {
     if (typeof payload.x !== 'number' || payload.x < this.#now()) {
       throw invalidParams('Invalid params: requestState has expired; retry the request without it');
     }
-    return payload.s;
+    const asked: Record<string, string> = {};
+    if (isJsonObject(payload.q)) {
+      for (const [key, method] of Object.entries(payload.q)) if (typeof method === 'string') asked[key] = method;
+    }
+    return { state: payload.s, asked };
   }
 }
 

@@ -1,9 +1,10 @@
-import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
 import { isTaskStoreError, type TaskRecord, type TaskStore } from '@mcp-tasks/task-store';
 import { toCreateTaskResult, toDetailedTask } from './detailedTask.js';
 import { invalidParams } from './errors.js';
+import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
-import type { InputRequest } from './mrtr.js';
+import { LazyTask } from './lazyTask.js';
 import type { TaskBridge, ToolContext } from './toolContext.js';
 import {
   completeToolResult,
@@ -34,15 +35,18 @@ export interface TaskLaunch {
   readonly args: unknown;
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided (decision 10). */
   readonly makeContext: (task: TaskBridge, signal: AbortSignal, streaming: () => boolean) => ToolContext;
-}
-
-interface Running {
-  readonly controller: AbortController;
-  readonly done: Promise<void>;
+  /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
+  readonly signal: AbortSignal;
 }
 
 const SHUTDOWN_ERROR = Object.freeze({ code: ErrorCode.InternalError, message: 'Server shut down' });
 const ACK: JsonObject = Object.freeze({ resultType: 'complete' });
+
+const noop = () => undefined;
+
+function shuttingDown(): ProtocolError {
+  return new ProtocolError(ErrorCode.InternalError, 'Server is shutting down');
+}
 
 function notFound(taskId: string): ProtocolError {
   return invalidParams(`Invalid params: task not found or expired: ${taskId}`);
@@ -56,8 +60,12 @@ function notFound(taskId: string): ProtocolError {
  */
 export class TaskRuntime {
   readonly #options: TaskRuntimeOptions;
-  readonly #running = new Map<string, Running>();
-  readonly #pending = new Set<Promise<unknown>>();
+  /** The controller of every call, from `start` until its tool has settled and its outcome is written. */
+  readonly #live = new Set<AbortController>();
+  /** The controllers of calls that became tasks, by task id (for `tasks/cancel`). */
+  readonly #running = new Map<string, AbortController>();
+  /** Settles when the matching call is over; {@link close} waits for all. */
+  readonly #pending = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: TaskRuntimeOptions) {
@@ -66,74 +74,75 @@ export class TaskRuntime {
 
   /**
    * Starts a task-mode call and resolves with its answer: a `CreateTaskResult`, or the direct result when the tool
-   * finished within `immediateResultMs` without touching its task.
+   * finished within `immediateResultMs` without touching its task. Until that answer is decided the call belongs to
+   * its request: when `launch.signal` aborts (the caller gave up) or the server closes, the tool is aborted, a task
+   * it already created is cancelled (failed on shutdown), and `start` rejects, so no task outlives an answer nobody
+   * received. Once a `CreateTaskResult` is returned the task lives on its own. {@link close} waits for every call.
    */
   async start(launch: TaskLaunch): Promise<JsonObject> {
-    if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is shutting down');
-    const { owner } = launch;
+    if (this.#closed) throw shuttingDown();
+    const { owner, signal } = launch;
     const controller = new AbortController();
-    let creating: Promise<TaskRecord> | undefined;
-    let record: TaskRecord | undefined;
-    let outstanding = 0;
-    let onRequested: () => void = () => undefined;
-    const requested = new Promise<undefined>((resolve) => {
-      onRequested = () => resolve(undefined);
+    const abandon = () => controller.abort(signal.reason);
+    if (signal.aborted) abandon();
+    else signal.addEventListener('abort', abandon, { once: true });
+    this.#live.add(controller);
+    let release: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    const ensureTask = () => {
-      if (creating === undefined) {
-        onRequested();
-        creating = this.#create(owner, launch.tool, controller).then((created) => {
-          record = created;
-          return created;
-        });
-      }
-      return creating;
-    };
-    const taskId = () => {
-      if (record === undefined) throw new Error('task not created yet');
-      return record.taskId;
-    };
-    const bridge: TaskBridge = {
-      get taskId() {
-        return record?.taskId ?? '';
-      },
-      setStatus: async (message) => {
-        await ensureTask();
-        await this.#options.store.setStatusMessage(owner, taskId(), message);
-      },
-      requestInput: async (request) => {
-        await ensureTask();
-        if (outstanding >= this.#options.maxInputRequestsPerTask) {
-          throw new Error(`Too many outstanding input requests (limit ${this.#options.maxInputRequestsPerTask})`);
-        }
-        outstanding += 1;
-        try {
-          return await this.#ask(owner, taskId(), request, controller.signal);
-        } finally {
-          outstanding -= 1;
-        }
-      },
-    };
-    if (this.#options.immediateResultMs <= 0) await ensureTask();
-    const ctx = launch.makeContext(bridge, controller.signal, () => creating === undefined);
-    const outcome = invokeTool(launch.tool, launch.args, ctx);
-    if (creating === undefined) {
-      const early = await this.#raceGrace(outcome, requested);
-      if (early !== undefined && creating === undefined) return this.#directAnswer(early);
-    }
-    let created: TaskRecord;
+    this.#pending.add(settled);
+    let work: Promise<unknown> = Promise.resolve();
+    let taskIdTracked: string | undefined;
+
+    const task = new LazyTask({
+      store: this.#options.store,
+      owner,
+      maxInputRequests: this.#options.maxInputRequestsPerTask,
+      create: () => this.#create(owner, launch.tool, controller),
+      signal: controller.signal,
+    });
     try {
-      created = await ensureTask();
+      if (this.#options.immediateResultMs <= 0) await task.ensure();
+      const ctx = launch.makeContext(task.bridge, controller.signal, () => task.creating === undefined);
+      const outcome = invokeTool(launch.tool, launch.args, ctx);
+      work = outcome;
+      if (task.creating === undefined) {
+        const early = await task.raceGrace(outcome, this.#options.immediateResultMs);
+        if (early !== undefined && task.creating === undefined && !this.#closed && !signal.aborted) {
+          return this.#directAnswer(early);
+        }
+      }
+      if (!this.#closed && !signal.aborted) {
+        const created = await task.ensure();
+        // The store write took time: the caller or the server may have gone meanwhile.
+        if (!this.#closed && !signal.aborted) {
+          taskIdTracked = created.taskId;
+          this.#running.set(created.taskId, controller);
+          work = outcome.then((result) => this.#finish(owner, created.taskId, result));
+          return toCreateTaskResult(created);
+        }
+      }
+      task.refuse();
+      controller.abort(this.#closed ? new Error('Server shutting down') : signal.reason);
+      if (task.creating !== undefined) work = this.#dropTask(owner, task.creating, outcome);
+      throw this.#closed ? shuttingDown() : new ProtocolError(ErrorCode.InternalError, 'Request cancelled');
     } catch (error) {
+      task.refuse();
       controller.abort(error);
+      // A store closed under a call during shutdown is the shutdown, not an unexpected failure.
+      if (this.#closed && !isProtocolError(error)) throw shuttingDown();
       throw error;
+    } finally {
+      signal.removeEventListener('abort', abandon);
+      void work.then(noop, noop).then(() => {
+        if (taskIdTracked !== undefined) this.#running.delete(taskIdTracked);
+        this.#live.delete(controller);
+        this.#pending.delete(settled);
+        controller.abort(new Error('Task finished'));
+        release();
+      });
     }
-    this.#track(
-      created.taskId,
-      controller,
-      outcome.then((result) => this.#finish(owner, created.taskId, result)),
-    );
-    return toCreateTaskResult(created);
   }
 
   /** `tasks/get`: the `DetailedTask` for the current status (S13–S16) or `-32602` (S18). */
@@ -144,19 +153,18 @@ export class TaskRuntime {
   }
 
   /**
-   * `tasks/update`: delivers answers for outstanding keys; unknown keys and garbage for them are ignored (S26), a
-   * subset is fine (S27). A non-object answer for an outstanding key is `-32602`. Always the empty ack (S24).
+   * `tasks/update`: delivers answers for outstanding keys; keys that are not outstanding (never issued, answered,
+   * withdrawn) are ignored whatever their value (S26), and a subset is fine (S27). An answer for an outstanding key
+   * that does not match its request's result schema is `-32602` naming the key, and then nothing of the update is
+   * delivered. Otherwise the empty ack (S24), also for a task that is already terminal (decision 7).
    */
   async update(owner: string, taskId: string, inputResponses: unknown): Promise<JsonObject> {
     if (!isJsonObject(inputResponses)) throw invalidParams('Invalid params: inputResponses must be an object');
     const record = await this.#options.store.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
-    const answers: Record<string, JsonObject> = {};
-    for (const [key, value] of Object.entries(inputResponses)) {
-      if (!Object.hasOwn(record.inputRequests, key)) continue;
-      if (!isJsonObject(value)) throw invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
-      answers[key] = value;
-    }
+    const asked: Record<string, string> = {};
+    for (const [key, request] of Object.entries(record.inputRequests)) asked[key] = request.method;
+    const answers = checkInputAnswers(inputResponses, asked);
     if (Object.keys(answers).length > 0) {
       const resolved = await this.#options.store.resolveInputs(owner, taskId, answers);
       if (!resolved.found) throw notFound(taskId);
@@ -171,14 +179,14 @@ export class TaskRuntime {
   async cancel(owner: string, taskId: string): Promise<JsonObject> {
     const outcome = await this.#options.store.cancel(owner, taskId, 'Cancelled by the client');
     if (!outcome.found) throw notFound(taskId);
-    this.#running.get(taskId)?.controller.abort(new Error('Task cancelled'));
+    this.#running.get(taskId)?.abort(new Error('Task cancelled'));
     return ACK;
   }
 
   /** Aborts every running tool and resolves once each has settled and written its outcome. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const running of this.#running.values()) running.controller.abort(new Error('Server shutting down'));
+    for (const controller of this.#live) controller.abort(new Error('Server shutting down'));
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 
@@ -209,29 +217,25 @@ export class TaskRuntime {
     return record;
   }
 
-  async #ask(owner: string, taskId: string, request: InputRequest, signal: AbortSignal): Promise<JsonObject> {
-    const { store } = this.#options;
-    const issued = await store.requestInput(owner, taskId, request);
-    if (!issued.ok) throw new Error('The task has ended');
-    try {
-      return await store.waitForInput(owner, taskId, issued.key, signal);
-    } catch (error) {
-      if (signal.aborted) await store.withdrawInput(owner, taskId, issued.key).catch(() => undefined);
-      throw error;
+  /**
+   * Ends a task whose `CreateTaskResult` will never be sent: cancelled when its caller gave up, or, on shutdown,
+   * written by {@link #finish} once the aborted tool settles (failed unless it still produced a result). Resolves
+   * when the tool has settled.
+   */
+  async #dropTask(owner: string, creating: Promise<TaskRecord>, outcome: Promise<ToolOutcome>): Promise<void> {
+    const created = await creating.catch(noop);
+    if (created === undefined) {
+      await outcome;
+      return;
     }
-  }
-
-  /** Waits up to `immediateResultMs` for the tool; undefined when the time ran out or the tool touched its task. */
-  async #raceGrace(outcome: Promise<ToolOutcome>, requested: Promise<undefined>): Promise<ToolOutcome | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const elapsed = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, this.#options.immediateResultMs, undefined);
-    });
-    try {
-      return await Promise.race([outcome, requested, elapsed]);
-    } finally {
-      clearTimeout(timer);
+    if (this.#closed) {
+      await this.#finish(owner, created.taskId, await outcome);
+      return;
     }
+    await this.#options.store
+      .cancel(owner, created.taskId, 'The request that started this task was abandoned')
+      .catch((error: unknown) => this.#reportStoreError(error));
+    await outcome;
   }
 
   #directAnswer(outcome: ToolOutcome): JsonObject {
@@ -275,17 +279,12 @@ export class TaskRuntime {
           return;
       }
     } catch (error) {
-      if (!isTaskStoreError(error, 'closed') && !isTaskStoreError(error, 'task_not_found')) this.#options.report(error);
+      this.#reportStoreError(error);
     }
   }
 
-  #track(taskId: string, controller: AbortController, work: Promise<void>): void {
-    const done = work.finally(() => {
-      this.#running.delete(taskId);
-      this.#pending.delete(done);
-      controller.abort(new Error('Task finished'));
-    });
-    this.#pending.add(done);
-    this.#running.set(taskId, { controller, done });
+  /** A write that lost to a closed store or an expired task is expected; anything else is reported. */
+  #reportStoreError(error: unknown): void {
+    if (!isTaskStoreError(error, 'closed') && !isTaskStoreError(error, 'task_not_found')) this.#options.report(error);
   }
 }

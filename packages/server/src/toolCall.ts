@@ -84,6 +84,7 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
       owner,
       tool,
       args: parsed.value,
+      signal: context.signal,
       makeContext: (task, signal, streaming) => createToolContext(source(signal, streaming), task),
     });
   }

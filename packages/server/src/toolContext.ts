@@ -1,10 +1,19 @@
-import type { TransportNotification } from '@mcp-tasks/protocol';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequest,
+  InputResponse,
+  ListRootsResult,
+  TransportNotification,
+} from '@mcp-tasks/protocol';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
 import { type LogLevel, passesLogLevel } from './logLevels.js';
-import { type InputRequest, InputRequired } from './mrtr.js';
+import { InputRequired } from './mrtr.js';
 
 /** What every handler learns about the request it serves. */
 export interface RequestInfo {
@@ -16,8 +25,9 @@ export interface RequestInfo {
   /** This request's whole `_meta`. */
   readonly meta: JsonObject;
   /**
-   * Aborted when the client goes away (sync calls), or when the task is cancelled, expires or the server closes
-   * (task runs). Long work should watch it.
+   * Aborted when the client goes away (sync calls, and task-mode calls until their answer is decided, e.g. during
+   * the immediate-result grace period), or when the task is cancelled, expires or the server closes. Long work
+   * should watch it.
    */
   readonly signal: AbortSignal;
 }
@@ -27,7 +37,10 @@ export type InputKind = 'elicitation' | 'sampling' | 'roots';
 
 /** MRTR state of a request: the answers of a retry and the handler's own state from the verified `requestState`. */
 export interface MrtrInfo {
-  /** The retry's `inputResponses` (every value an object); `{}` on the first round. */
+  /**
+   * The retry's `inputResponses` (every value an object; answers to the keys the previous round asked for match
+   * their request's result schema when the retry echoes its `requestState`); `{}` on the first round.
+   */
   readonly inputResponses: Readonly<Record<string, JsonObject>>;
   /** The `state` given to {@link HandlerContext.inputRequired} in the previous round, after verification. */
   readonly requestState: unknown;
@@ -59,22 +72,23 @@ export interface ToolContext extends HandlerContext {
    * Rejects with `-32021` when the creating request did not declare the capability (decision 4), and with an
    * error for a synchronous call (use {@link HandlerContext.inputRequired} there).
    */
-  elicit(params: JsonObject): Promise<JsonObject>;
-  sample(params: JsonObject): Promise<JsonObject>;
-  listRoots(): Promise<JsonObject>;
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  listRoots(): Promise<ListRootsResult>;
 }
 
 /** The runtime side of a task, as the tool context sees it. */
 export interface TaskBridge {
   readonly taskId: string;
   setStatus(message: string): Promise<void>;
-  requestInput(request: InputRequest): Promise<JsonObject>;
+  /** Resolves with the answer, already validated against the result schema of `request.method`. */
+  requestInput(request: InputRequest): Promise<InputResponse>;
 }
 
-const KIND_PROBE: Record<InputKind, InputRequest> = {
-  elicitation: { method: 'elicitation/create', params: {} },
-  sampling: { method: 'sampling/createMessage', params: {} },
-  roots: { method: 'roots/list', params: {} },
+const KIND_PROBE: Record<InputKind, { readonly method: string }> = {
+  elicitation: { method: 'elicitation/create' },
+  sampling: { method: 'sampling/createMessage' },
+  roots: { method: 'roots/list' },
 };
 
 /** Everything needed to build a handler context. */
@@ -131,7 +145,7 @@ export function createHandlerContext(source: ContextSource): HandlerContext {
 export function createToolContext(source: ContextSource, task: TaskBridge | undefined): ToolContext {
   const base = createHandlerContext(source);
   const caps = source.envelope.clientCapabilities;
-  const ask = async (request: InputRequest): Promise<JsonObject> => {
+  const ask = async (request: InputRequest): Promise<InputResponse> => {
     if (task === undefined) {
       throw new Error(`${request.method} needs the call to run as a task; use ctx.inputRequired() for MRTR`);
     }
@@ -148,8 +162,9 @@ export function createToolContext(source: ContextSource, task: TaskBridge | unde
       return task?.taskId || undefined;
     },
     setStatus: async (message) => task?.setStatus(message),
-    elicit: (params) => ask({ method: 'elicitation/create', params }),
-    sample: (params) => ask({ method: 'sampling/createMessage', params }),
-    listRoots: () => ask({ method: 'roots/list', params: {} }),
+    // The store validated each answer against its method's result schema (inputAnswers.ts), so the casts hold.
+    elicit: async (params) => (await ask({ method: 'elicitation/create', params })) as ElicitResult,
+    sample: async (params) => (await ask({ method: 'sampling/createMessage', params })) as CreateMessageResult,
+    listRoots: async () => (await ask({ method: 'roots/list', params: {} })) as ListRootsResult,
   };
 }

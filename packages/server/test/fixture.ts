@@ -1,7 +1,15 @@
-import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
+import {
+  type CreateMessageRequest,
+  type ElicitRequest,
+  type ElicitRequestFormParams,
+  ErrorCode,
+  type InputRequest,
+  type ListRootsRequest,
+  ProtocolError,
+} from '@mcp-tasks/protocol';
 import type { TaskStore } from '@mcp-tasks/task-store';
 import { z } from 'zod';
-import { type InputRequest, jsonSchema, McpServer, type McpServerOptions, type ToolContext } from '../src/index.js';
+import { jsonSchema, McpServer, type McpServerOptions, type ToolContext } from '../src/index.js';
 
 /** Sleeps `ms`, rejecting as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -19,19 +27,19 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
-const elicitName = {
+const NAME_SCHEMA: ElicitRequestFormParams['requestedSchema'] = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const elicitName: ElicitRequest = {
   method: 'elicitation/create',
   params: { message: 'What is your name?', requestedSchema: NAME_SCHEMA },
 };
-const askCapital = {
+const askCapital: CreateMessageRequest = {
   method: 'sampling/createMessage',
   params: {
     messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
     maxTokens: 100,
   },
 };
-const listRoots = { method: 'roots/list', params: {} };
+const listRoots: ListRootsRequest = { method: 'roots/list', params: {} };
 
 export const RAW_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -110,6 +110,39 @@ describe('subscriptions/listen', () => {
     await stream.response;
   });
 
+  it('S44/S32: when every acknowledged task expired the stream ends, so the client polls and learns -32602', async () => {
+    server = fixtureServer({ tasks: { ttlMs: 40 } });
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const a = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const b = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const stream = listen({ taskIds: [a, b] });
+    const result = await stream.response;
+    expect(result).toHaveProperty('result.resultType', 'complete');
+    expect(stream.seen[0]?.params?.notifications).toEqual({ taskIds: [a, b] });
+    expect((await client.fail('tasks/get', { taskId: a })).code).toBe(-32602);
+    expect((await client.fail('tasks/get', { taskId: b })).code).toBe(-32602);
+  });
+
+  it('S44: a stream with a list subscription stays open after its tasks expired', async () => {
+    server = fixtureServer({ tasks: { ttlMs: 40 } });
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const stream = listen({ taskIds: [taskId], toolsListChanged: true });
+    let ended = false;
+    void stream.response.then(() => {
+      ended = true;
+    });
+    const deadline = Date.now() + 5000;
+    while (!('error' in (await client.send('tasks/get', { taskId })).response) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    server.removeTool('greet');
+    await until(() => stream.seen.some((n) => n.method === 'notifications/tools/list_changed'));
+    expect(ended).toBe(false);
+    stream.close();
+    await stream.response;
+  });
+
   it('S32/S35/S36: every change sends the full DetailedTask equal to tasks/get, and no progress or log', async () => {
     server = fixtureServer();
     const client = new Loopback(server, { caps: EXT_CAPS });

@@ -49,6 +49,51 @@ describe('MRTR on tools/call (SEP-2322)', () => {
     expect(error.code).toBe(-32602);
   });
 
+  it('CONFORMANCE 6.5: a malformed answer to a key the tool asked for is -32602 naming the key; others are ignored', async () => {
+    const client = setup();
+    const name = 'test_input_required_result_multi_round';
+    const r1 = await client.call(name);
+    expect(r1.requestState).toEqual(expect.any(String));
+    const error = await client.fail('tools/call', {
+      name,
+      inputResponses: { step1: { action: 'maybe' } },
+      requestState: r1.requestState,
+    });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('inputResponses["step1"]');
+    const r2 = await client.ok('tools/call', {
+      name,
+      inputResponses: { step1: NAME, 'unknown-key': { ignored: true } },
+      requestState: r1.requestState,
+    });
+    expect(r2.resultType).toBe('input_required');
+    // step2 asked for sampling: an elicitation-shaped answer does not fit it.
+    const wrongKind = await client.fail('tools/call', {
+      name,
+      inputResponses: { step2: NAME },
+      requestState: r2.requestState,
+    });
+    expect(wrongKind).toMatchObject({ code: -32602, message: expect.stringContaining('sampling/createMessage') });
+  });
+
+  it('signs a requestState for every round with input requests, even without handler state', async () => {
+    const client = setup();
+    const first = await client.call('test_input_required_result_elicitation');
+    expect(first.requestState).toEqual(expect.any(String));
+    const error = await client.fail('tools/call', {
+      name: 'test_input_required_result_elicitation',
+      inputResponses: { user_name: { content: { name: 'Alice' } } },
+      requestState: first.requestState,
+    });
+    expect(error.code).toBe(-32602);
+    const second = await client.ok('tools/call', {
+      name: 'test_input_required_result_elicitation',
+      inputResponses: { user_name: NAME },
+      requestState: first.requestState,
+    });
+    expect(second).toMatchObject({ resultType: 'complete', content: [{ text: expect.stringContaining('Alice') }] });
+  });
+
   it('multi-round: each round carries a new signed state the handler reads back', async () => {
     const client = setup();
     const name = 'test_input_required_result_multi_round';

@@ -63,6 +63,47 @@ describe('input inside a task', () => {
     );
   });
 
+  it('S24/S26: an answer that does not fit its request is -32602 naming the key, and nothing of that update is delivered', async () => {
+    const client = setup();
+    const taskId = expectCreateTask(await client.call('multi_input'));
+    const task = await client.waitForTask(taskId, (t) => isInputRequired(t) && keysOf(t).length === 2);
+    const [first, second] = keysOf(task) as [string, string];
+    const error = await client.fail('tasks/update', {
+      taskId,
+      inputResponses: {
+        [first]: { action: 'accept', content: { value: 'ok' } },
+        [second]: { action: 'maybe' },
+        'unknown-key': { ignored: true },
+      },
+    });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(`inputResponses["${second}"]`);
+    expect(keysOf(await client.ok('tasks/get', { taskId }))).toEqual([first, second]);
+  });
+
+  it('S26: keys that are not outstanding are never checked, even for an input_required task', async () => {
+    const client = setup();
+    const taskId = expectCreateTask(await client.call('confirm_delete', { filename: 'u.txt' }));
+    await client.waitForTask(taskId, isInputRequired);
+    expect(
+      (await client.ok('tasks/update', { taskId, inputResponses: { stale: { action: 'maybe' } } })).resultType,
+    ).toBe('complete');
+  });
+
+  it('decision 7: tasks/update on a terminal task acks and changes nothing', async () => {
+    const client = setup();
+    const taskId = expectCreateTask(await client.call('confirm_delete', { filename: 't.txt' }));
+    const [key] = keysOf(await client.waitForTask(taskId, isInputRequired)) as [string];
+    await client.ok('tasks/cancel', { taskId });
+    const before = await client.ok('tasks/get', { taskId });
+    const ack = await client.ok('tasks/update', {
+      taskId,
+      inputResponses: { [key]: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
+    expect(await client.ok('tasks/get', { taskId })).toEqual(before);
+  });
+
   it('S25: tasks/update on an unknown task is -32602', async () => {
     const client = setup();
     expect((await client.fail('tasks/update', { taskId: 'nope', inputResponses: {} })).code).toBe(-32602);

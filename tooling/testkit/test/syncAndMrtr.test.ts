@@ -2,16 +2,16 @@
  * Synchronous tools, MRTR rounds and task negotiation: the real McpClient against the real McpServer through a
  * linked pair.
  */
-import { ErrorCode, ProtocolError, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
+import { type ElicitRequestFormParams, ErrorCode, ProtocolError, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHarness, text } from './harness.js';
 
-const NAME_SCHEMA = {
+const NAME_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
   properties: { name: { type: 'string' } },
   required: ['name'],
-} as const;
+};
 
 describe('synchronous tools', () => {
   it('C3/S7: a forbidden-task tool answers directly with a complete CallToolResult, no task methods used', async () => {

@@ -20,12 +20,12 @@ describe('driving a task by hand (callToolRaw, getTask, updateTask)', () => {
       description: 'Asks two questions at once, then one more',
       taskSupport: 'required',
       handler: async (_args, ctx) => {
-        const [a, b] = (await Promise.all([
+        const [a, b] = await Promise.all([
           ctx.elicit({ message: 'A?', requestedSchema: FORM }),
           ctx.elicit({ message: 'B?', requestedSchema: FORM }),
-        ])) as Array<{ content: { v: string } }>;
-        const c = (await ctx.elicit({ message: 'C?', requestedSchema: FORM })) as { content: { v: string } };
-        return text([a, b, c].map((x) => x?.content.v).join(''));
+        ]);
+        const c = await ctx.elicit({ message: 'C?', requestedSchema: FORM });
+        return text([a, b, c].map((x) => x.content?.v).join(''));
       },
     });
     // The handler only declares the elicitation capability (decision 4); this test answers by hand.
@@ -182,10 +182,8 @@ describe('input edge cases', () => {
       taskSupport: 'required',
       handler: async (_args, ctx) => {
         await until(asked.promise, ctx.signal);
-        const answer = (await ctx.elicit({ message: 'Still there?', requestedSchema: FORM })) as {
-          content: { v: string };
-        };
-        return text(answer.content.v);
+        const answer = await ctx.elicit({ message: 'Still there?', requestedSchema: FORM });
+        return text(String(answer.content?.v));
       },
     });
     const journal = new InMemoryTaskJournal();
@@ -265,5 +263,29 @@ describe('immediate-result grace period', () => {
     const result = await client.callTool('asks', {}, { onStatus: (t) => statuses.push(t.status) });
     expect(result.content).toEqual([{ type: 'text', text: 'accept' }]);
     expect(statuses).toContain('input_required');
+  });
+  // RequestInfo.signal: until the answer is decided the tool belongs to the request.
+  it('a client abandoning tools/call during the immediate-result grace period aborts the tool', async () => {
+    const h = createHarness({ tasks: { immediateResultMs: 1_500 } });
+    const started = deferred();
+    let toolSignal: AbortSignal | undefined;
+    h.server.tool({
+      name: 'maybeLong',
+      description: 'Might be quick',
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        toolSignal = ctx.signal;
+        started.resolve();
+        await until(new Promise<never>(() => undefined), ctx.signal);
+        return text('never');
+      },
+    });
+    const { client } = h.connect();
+    const controller = new AbortController();
+    const call = client.callTool('maybeLong', {}, { signal: controller.signal });
+    await started.promise;
+    controller.abort(new Error('user left'));
+    await expect(call).rejects.toThrow('user left');
+    await vi.waitFor(() => expect(toolSignal?.aborted).toBe(true), { timeout: 1_000 });
   });
 });

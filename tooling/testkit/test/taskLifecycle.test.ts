@@ -180,11 +180,12 @@ describe('mid-task input', () => {
       description: 'Asks two things at once',
       taskSupport: 'required',
       handler: async (_args, ctx) => {
-        const [name, summary] = (await Promise.all([
+        const [name, summary] = await Promise.all([
           ctx.elicit({ message: 'Name?', requestedSchema: FORM }),
           ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'sum' } }], maxTokens: 5 }),
-        ])) as [{ content: { answer: string } }, { content: { text: string } }];
-        return text(`${name.content.answer}/${summary.content.text}`);
+        ]);
+        const sampled = Array.isArray(summary.content) ? summary.content[0] : summary.content;
+        return text(`${String(name.content?.answer)}/${sampled?.type === 'text' ? sampled.text : ''}`);
       },
     });
     const { client } = h.connect({
@@ -294,5 +295,35 @@ describe('cancellation', () => {
     const task = await observer.getTask(raw.task.taskId);
     expect(task.status).toBe('cancelled');
     expect(task).not.toHaveProperty('result');
+  });
+});
+
+describe('shutdown', () => {
+  // close() stops every call, also one still inside its grace period, and writes nothing to the closed store.
+  it('server close() during the immediate-result grace period aborts the tool and reports nothing', async () => {
+    const h = createHarness({ tasks: { immediateResultMs: 1_500 } });
+    const started = deferred();
+    let toolSignal: AbortSignal | undefined;
+    h.server.tool({
+      name: 'maybeLong',
+      description: 'Might be quick',
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        toolSignal = ctx.signal;
+        started.resolve();
+        await until(new Promise<never>(() => undefined), ctx.signal);
+        return text('never');
+      },
+    });
+    const { client } = h.connect();
+    const call = client.callTool('maybeLong').catch((error: unknown) => error);
+    await started.promise;
+    const closed = h.server.close();
+    await vi.waitFor(() => expect(toolSignal?.aborted).toBe(true), { timeout: 1_000 });
+    await closed;
+    const error = await call;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).message).toMatch(/shut/i);
+    expect(h.serverErrors).toEqual([]);
   });
 });

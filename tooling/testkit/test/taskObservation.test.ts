@@ -2,6 +2,7 @@
  * How the client observes a task: polling at the server's pollIntervalMs (fake timers), and listen notifications
  * reaching the same terminal state as polling.
  */
+import { TaskNotFoundError } from '@mcp-tasks/client';
 import type { DetailedTask, Task, TransportNotification } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHarness, deferred, text, until } from './harness.js';
@@ -161,5 +162,30 @@ describe('listen notifications', () => {
     expect(methods).toContain('notifications/tasks');
     expect(methods).not.toContain('notifications/progress');
     expect(methods).not.toContain('notifications/message');
+  });
+});
+
+describe('expiry while listening', () => {
+  // The server ends a listen stream whose acknowledged tasks all expired; the client then polls and gets -32602.
+  it('S44/C20/C21: a listening client learns of TTL expiry without waiting for its safety poll', async () => {
+    const h = createHarness({ tasks: { ttlMs: 50, pollIntervalMs: 3_600_000 } });
+    h.server.tool({
+      name: 'stuck',
+      description: 'Never finishes',
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        await until(new Promise<never>(() => undefined), ctx.signal);
+        return text('never');
+      },
+    });
+    const { client } = h.connect({ tasks: { listen: true, honourTtl: false, maxIntervalMs: 60_000 } });
+    let outcome: unknown;
+    const call = client.callTool('stuck').then(
+      (result) => (outcome = result),
+      (error: unknown) => (outcome = error),
+    );
+    await vi.waitFor(() => expect(outcome).toBeDefined(), { timeout: 2_000 });
+    expect(outcome).toBeInstanceOf(TaskNotFoundError);
+    await call;
   });
 });

@@ -1,0 +1,47 @@
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  type InputResponse,
+  ListRootsResultSchema,
+} from '@mcp-tasks/protocol';
+import type { z } from 'zod';
+import { formatZodError, invalidParams } from './errors.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+
+type ParsedAnswer = { success: true; data: InputResponse } | { success: false; error: z.ZodError };
+
+/** The result schema an answer to each input-request method must match. */
+const ANSWER_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): ParsedAnswer }>> = {
+  'elicitation/create': ElicitResultSchema,
+  'sampling/createMessage': CreateMessageResultSchema,
+  'roots/list': ListRootsResultSchema,
+};
+
+/**
+ * Checks the answers to input requests the server actually issued: `asked` maps each issued key to its method,
+ * and only those keys are checked and returned; other keys are left out silently (S26, SEP-2322 "ignore what it
+ * does not recognize"). All-or-nothing: the first malformed answer throws `-32602` naming its key, so a caller that
+ * writes only after this returns never delivers part of a bad batch.
+ */
+export function checkInputAnswers(
+  responses: JsonObject,
+  asked: Readonly<Record<string, string>>,
+): Record<string, InputResponse> {
+  const answers: Record<string, InputResponse> = {};
+  for (const [key, value] of Object.entries(responses)) {
+    if (!Object.hasOwn(asked, key)) continue;
+    if (!isJsonObject(value)) throw invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
+    const method = asked[key] ?? '';
+    const schema = ANSWER_SCHEMAS[method];
+    // Only the three input-request methods are ever issued (toInputRequiredResult and ctx.elicit/sample/listRoots).
+    if (schema === undefined) throw new Error(`Unsupported input request method ${method}`);
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw invalidParams(
+        `Invalid params: inputResponses["${key}"] is not a valid ${method} result: ${formatZodError(parsed.error)}`,
+      );
+    }
+    answers[key] = parsed.data;
+  }
+  return answers;
+}
