@@ -23,15 +23,10 @@ export async function followCall(session: Session, target: FollowTarget, json: b
   const { client, journal, reporter } = session;
   const controller = new AbortController();
   let taskId = target.kind === 'resume' ? target.taskId : undefined;
-  let detached: (id: string) => void = () => undefined;
-  const detach = new Promise<string>((resolve) => {
-    detached = resolve;
-  });
   const onStatus = (task: Task | DetailedTask): void => {
     taskId = task.taskId;
     journal.noteState(task.taskId, task.status, task.statusMessage);
-    if (target.kind === 'call' && target.detach) detached(task.taskId);
-    else reporter.update(task);
+    reporter.update(task);
   };
   let interrupted: () => void = () => undefined;
   const interrupt = new Promise<void>((resolve) => {
@@ -44,22 +39,26 @@ export async function followCall(session: Session, target: FollowTarget, json: b
     interrupted();
   };
   process.on('SIGINT', onSigint);
-  const options = { signal: controller.signal, onStatus };
-  const running =
-    target.kind === 'call'
-      ? client.callTool(target.tool, target.args, options)
-      : client.resumeTask(target.taskId, options);
   // Whichever way this ends, the call's own rejection (e.g. transport closed on exit) is handled here.
-  const settled = running.then(
-    (result) => ({ kind: 'result' as const, result }),
-    (error: unknown) => ({ kind: 'error' as const, error }),
-  );
+  const failed = (error: unknown) => ({ kind: 'error' as const, error });
+  const settled =
+    target.kind === 'call' && target.detach
+      ? // --detach: run the MRTR rounds, then stop at the task handle (startTool journals it) without polling.
+        client
+          .startTool(target.tool, target.args, { signal: controller.signal })
+          .then(
+            (started) =>
+              started.kind === 'complete'
+                ? { kind: 'result' as const, result: started.result }
+                : { kind: 'detached' as const, task: started.task },
+            failed,
+          )
+      : (target.kind === 'call'
+          ? client.callTool(target.tool, target.args, { signal: controller.signal, onStatus })
+          : client.resumeTask(target.taskId, { signal: controller.signal, onStatus })
+        ).then((result) => ({ kind: 'result' as const, result }), failed);
   try {
-    const first = await Promise.race([
-      settled,
-      detach.then((id) => ({ kind: 'detached' as const, id })),
-      interrupt.then(() => ({ kind: 'interrupted' as const })),
-    ]);
+    const first = await Promise.race([settled, interrupt.then(() => ({ kind: 'interrupted' as const }))]);
     switch (first.kind) {
       case 'result':
         reporter.stop();
@@ -77,7 +76,8 @@ export async function followCall(session: Session, target: FollowTarget, json: b
         }
         throw first.error;
       case 'detached':
-        process.stdout.write(`${first.id}\n`);
+        journal.noteState(first.task.taskId, first.task.status, first.task.statusMessage);
+        process.stdout.write(`${first.task.taskId}\n`);
         if (session.server.kind === 'stdio')
           process.stderr.write('note: a stdio server exits with this client, so the task cannot outlive it\n');
         return ExitCode.Completed;
