@@ -13,7 +13,7 @@ import type { RequestEnvelope } from './envelope.js';
 import { readEnvelope } from './envelope.js';
 import { invalidParams, methodNotFound, missingCapability, toWireError } from './errors.js';
 import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
-import { errorResponse, type JsonObject, readInboundMessage, resultResponse } from './jsonRpc.js';
+import { errorResponse, isJsonObject, type JsonObject, readInboundMessage, resultResponse } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
 import { ListenHub } from './listenHub.js';
 import { paginate } from './pagination.js';
@@ -183,6 +183,7 @@ export class McpServer {
     if (inbound.kind !== 'request') return undefined;
     try {
       if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
+      if (inbound.method === 'initialize') throw this.#refuseInitialize(inbound.params);
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
       const result = await this.#dispatch(inbound.id, inbound.method, inbound.params, envelope, context);
       return resultResponse(inbound.id, this.#stamp(result));
@@ -200,6 +201,27 @@ export class McpServer {
     this.#hub.close();
     await this.#tasks.close();
     if (this.#ownsStore) await this.#store.close();
+  }
+
+  /**
+   * There is no `initialize` in 2026-07-28, but a modern-only server SHOULD name its versions in any error to one
+   * (versioning.mdx): a legacy client cannot fall forward, so this error may be all its user ever sees. A request
+   * carrying the 2026 envelope gets `-32601` like any removed method; a legacy handshake (no envelope) gets
+   * `-32022` with `data.supported` and the version it asked for.
+   */
+  #refuseInitialize(params: JsonObject): ProtocolError {
+    const supported = this.#supportedVersions();
+    const speaks = `this server speaks MCP ${supported.join(', ')} only, which has no initialize handshake`;
+    const meta = params._meta;
+    if (isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string') {
+      return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: initialize (${speaks})`);
+    }
+    const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown';
+    return ProtocolError.unsupportedProtocolVersion(
+      supported,
+      requested,
+      `Unsupported protocol version ${requested}: ${speaks}`,
+    );
   }
 
   #supportedVersions(): readonly string[] {

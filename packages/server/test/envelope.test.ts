@@ -61,11 +61,35 @@ describe('per-request _meta (CONFORMANCE 5)', () => {
 
   it('validates _meta before dispatch, so an unknown method without _meta is -32602', async () => {
     setup();
+    const response = await server.handle({ jsonrpc: '2.0', id: 7, method: 'ping', params: {} }, fakeContext().context);
+    expect(response).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it('answers a legacy initialize (no _meta) with -32022 naming the versions it speaks (versioning.mdx)', async () => {
+    setup();
     const response = await server.handle(
-      { jsonrpc: '2.0', id: 7, method: 'initialize', params: {} },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      },
       fakeContext().context,
     );
-    expect(response).toMatchObject({ error: { code: -32602 } });
+    expect(response).toMatchObject({
+      id: 1,
+      error: {
+        code: -32022,
+        message: expect.stringContaining('2026-07-28'),
+        data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+      },
+    });
+  });
+
+  it('names its versions in the -32601 for an initialize carrying the 2026 envelope', async () => {
+    const client = setup();
+    const error = await client.fail('initialize');
+    expect(error).toMatchObject({ code: -32601, message: expect.stringContaining('2026-07-28') });
   });
 
   it('accepts a request without clientInfo', async () => {

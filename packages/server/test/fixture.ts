@@ -27,7 +27,11 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const NAME_SCHEMA: ElicitRequestFormParams['requestedSchema'] = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const NAME_SCHEMA: ElicitRequestFormParams['requestedSchema'] = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
 const elicitName: ElicitRequest = {
   method: 'elicitation/create',
   params: { message: 'What is your name?', requestedSchema: NAME_SCHEMA },

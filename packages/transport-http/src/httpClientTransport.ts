@@ -2,13 +2,14 @@ import {
   type ClientRequestOptions,
   type ClientTransport,
   encodeHeaderValue,
+  META,
   TransportError,
   type TransportNotification,
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { readSseEvents } from './readSseEvents.js';
-import { mcpNameField, PROTOCOL_VERSION_META_KEY } from './routingHeaders.js';
+import { mcpNameField } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';
 
 type HeaderSource =
@@ -158,7 +159,7 @@ export class HttpClientTransport implements ClientTransport {
     headers['content-type'] = 'application/json';
     headers['mcp-method'] = message.method;
     const params = message.params;
-    const version = isRecord(params?._meta) ? params._meta[PROTOCOL_VERSION_META_KEY] : undefined;
+    const version = isRecord(params?._meta) ? params._meta[META.protocolVersion] : undefined;
     if (typeof version === 'string') headers['mcp-protocol-version'] = version;
     const nameField = mcpNameField(message.method);
     const name = nameField === undefined ? undefined : params?.[nameField];

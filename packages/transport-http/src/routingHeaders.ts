@@ -16,8 +16,3 @@ const MCP_NAME_FIELDS: Readonly<Record<string, string>> = {
 export function mcpNameField(method: string): string | undefined {
   return Object.hasOwn(MCP_NAME_FIELDS, method) ? MCP_NAME_FIELDS[method] : undefined;
 }
-
-/** The `_meta` key whose value `MCP-Protocol-Version` must equal. */
-export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
-/** The `_meta` key that, with the protocol version, makes `_meta` complete enough to compare against the header. */
-export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';

@@ -1,5 +1,5 @@
-import { decodeHeaderValue } from '@mcp-tasks/protocol';
-import { CLIENT_CAPABILITIES_META_KEY, mcpNameField, PROTOCOL_VERSION_META_KEY } from './routingHeaders.js';
+import { decodeHeaderValue, META } from '@mcp-tasks/protocol';
+import { mcpNameField } from './routingHeaders.js';
 
 /** Lower-cased inbound headers, as node:http provides them. */
 export type InboundHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -25,10 +25,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  *    suite expects before a header/meta mismatch.
  * `Mcp-Param-*` needs the tool's `x-mcp-header` annotations, so the runtime checks those from `context.headers`.
  *
+ * A 2025-era `initialize` (neither `Mcp-Method` nor `MCP-Protocol-Version`) passes through: the runtime answers it
+ * with an error naming the versions it speaks, which a legacy client can show its user (versioning.mdx).
+ *
  * Returns the reason for a -32020 HeaderMismatch, or undefined when the headers agree with the body.
  */
 export function validateRequestHeaders(method: string, params: unknown, headers: InboundHeaders): string | undefined {
   const mcpMethod = header(headers, 'mcp-method');
+  if (method === 'initialize' && mcpMethod === undefined && header(headers, 'mcp-protocol-version') === undefined) {
+    return undefined;
+  }
   if (mcpMethod === undefined) return 'Missing Mcp-Method header';
   if (mcpMethod !== method) return `Mcp-Method header '${mcpMethod}' does not match body method '${method}'`;
 
@@ -46,12 +52,8 @@ export function validateRequestHeaders(method: string, params: unknown, headers:
   if (version === undefined) return 'Missing MCP-Protocol-Version header';
   const meta = isRecord(params) ? params._meta : undefined;
   if (isRecord(meta)) {
-    const metaVersion = meta[PROTOCOL_VERSION_META_KEY];
-    if (
-      typeof metaVersion === 'string' &&
-      meta[CLIENT_CAPABILITIES_META_KEY] !== undefined &&
-      metaVersion !== version
-    ) {
+    const metaVersion = meta[META.protocolVersion];
+    if (typeof metaVersion === 'string' && meta[META.clientCapabilities] !== undefined && metaVersion !== version) {
       return `MCP-Protocol-Version header '${version}' does not match _meta protocol version '${metaVersion}'`;
     }
   }

@@ -96,6 +96,15 @@ describe('Streamable HTTP server: CONFORMANCE.md 6.1 validation order and status
   const { 'mcp-method': _omit, ...noMethod } = mcpHeaders('tools/list');
 
   it('rejects a missing Mcp-Method (-32020, 400)', () => expectHeaderMismatch(rpc(1, 'tools/list'), noMethod));
+  it('passes a 2025-era initialize without routing headers to the runtime, which names its versions', async () => {
+    const { url, recorded } = await start();
+    const legacy = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
+    const res = await post(url, legacy, { 'content-type': 'application/json', accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(recorded.contexts).toHaveLength(1);
+  });
+  it('still checks an initialize that carries routing headers', () =>
+    expectHeaderMismatch(rpc(1, 'initialize'), mcpHeaders('tools/list')));
   it('rejects Mcp-Method different from the body method', () =>
     expectHeaderMismatch(rpc(1, 'tools/list'), mcpHeaders('prompts/list')));
   it('compares Mcp-Method case-sensitively (TOOLS/LIST)', () =>
