@@ -111,7 +111,7 @@ describe('subscriptions/listen', () => {
   });
 
   it('S44/S32: when every acknowledged task expired the stream ends, so the client polls and learns -32602', async () => {
-    server = fixtureServer({ tasks: { ttlMs: 40 } });
+    server = fixtureServer({ tasks: { ttlMs: 300 } }); // the tasks must outlive the listen ack on a loaded machine
     const client = new Loopback(server, { caps: EXT_CAPS });
     const a = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
     const b = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
@@ -124,7 +124,7 @@ describe('subscriptions/listen', () => {
   });
 
   it('S44: a stream with a list subscription stays open after its tasks expired', async () => {
-    server = fixtureServer({ tasks: { ttlMs: 40 } });
+    server = fixtureServer({ tasks: { ttlMs: 300 } }); // the tasks must outlive the listen ack on a loaded machine
     const client = new Loopback(server, { caps: EXT_CAPS });
     const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
     const stream = listen({ taskIds: [taskId], toolsListChanged: true });

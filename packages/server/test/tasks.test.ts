@@ -252,9 +252,9 @@ describe('tasks/cancel', () => {
 
 describe('expiry (S44, decision 12)', () => {
   it('keeps a task for ttlMs, then answers -32602 and aborts the running tool', async () => {
-    const { client } = setup({ tasks: { ttlMs: 40 } });
+    const { client } = setup({ tasks: { ttlMs: 300 } }); // long enough to read it back on a loaded machine
     const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
-    expect((await client.ok('tasks/get', { taskId })).ttlMs).toBe(40);
+    expect((await client.ok('tasks/get', { taskId })).ttlMs).toBe(300);
     const deadline = Date.now() + 5000;
     let error: { code: number; message: string } | undefined;
     while (error === undefined && Date.now() < deadline) {
