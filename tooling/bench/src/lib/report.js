@@ -1,0 +1,85 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { formatRate, formatSummary } from './stats.js';
+
+const FORMATS = {
+  rate: formatRate,
+  ms: (value) => (value < 10 ? value.toFixed(2) : value.toFixed(0)),
+  bytes: (value) => value.toFixed(0),
+  count: (value) => value.toLocaleString('en-US'),
+  ratio: (value) => `${value.toFixed(2)}×`,
+};
+
+/** What the numbers were measured on; drift between machines is why every goal is a same-run ratio. */
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+  };
+}
+
+/** Whether a row met its goal; undefined when it has none. Goals apply to the ratio when there is a baseline. */
+export function goalMet(row) {
+  if (row.goal === undefined) return undefined;
+  const value = row.goal.on === 'ours' || row.ratio === undefined ? row.ours.median : row.ratio.median;
+  if (row.goal.min !== undefined && !(value >= row.goal.min)) return false;
+  if (row.goal.max !== undefined && !(value <= row.goal.max)) return false;
+  if (row.goal.check !== undefined && !row.goal.check) return false;
+  return true;
+}
+
+function goalText(goal) {
+  if (goal === undefined) return '—';
+  if (goal.text !== undefined) return goal.text;
+  const on = goal.on === 'ours' ? '' : '×';
+  if (goal.min !== undefined) return `≥ ${goal.min}${on}`;
+  return `≤ ${goal.max}${on}`;
+}
+
+function cell(summary, format) {
+  if (summary === undefined) return '—';
+  const formatter = FORMATS[format ?? 'rate'];
+  // A single measurement has no spread to show.
+  return summary.values.length === 1 ? formatter(summary.median) : formatSummary(summary, formatter);
+}
+
+/** The markdown table: median (min–max) of each side, the ratio, the goal and whether it was met. */
+export function markdownTable(rows) {
+  const lines = [
+    '| case | variant | ours | baseline | ratio | goal | met | server CPU µs/op ours / baseline | notes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of rows) {
+    const met = goalMet(row);
+    const cpu = row.cpuPerOp?.ours
+      ? `${row.cpuPerOp.ours.median.toFixed(0)} / ${row.cpuPerOp.baseline?.median.toFixed(0) ?? '—'}`
+      : '—';
+    const unit = row.unit ? ` ${row.unit}` : '';
+    lines.push(
+      `| ${row.title} | ${row.variant} | ${cell(row.ours, row.format)}${unit} | ${cell(row.baseline, row.format)} | ${
+        row.ratio ? cell(row.ratio, 'ratio') : '—'
+      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${row.note ?? ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Writes `bench-results/<stamp>.json`, `latest.json` and `latest.md` under `dir`. */
+export async function writeResults(dir, report) {
+  await mkdir(dir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const md = `${report.markdown}\n`;
+  await Promise.all([
+    writeFile(new URL(`${stamp}.json`, dir), json),
+    writeFile(new URL('latest.json', dir), json),
+    writeFile(new URL(`${stamp}.md`, dir), md),
+    writeFile(new URL('latest.md', dir), md),
+  ]);
+  return new URL(`${stamp}.json`, dir);
+}

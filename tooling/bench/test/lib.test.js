@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { requestTemplate } from '../src/clients/closedLoop.js';
+import { httpHeaders, tasksGet } from '../src/lib/messages.js';
+import { goalMet, markdownTable } from '../src/lib/report.js';
+import { formatRate, percentile, summarize } from '../src/lib/stats.js';
+
+describe('stats', () => {
+  it('summarize gives the median with min and max', () => {
+    assert.deepEqual(summarize([3, 1, 2]), { median: 2, min: 1, max: 3, values: [3, 1, 2] });
+    assert.equal(summarize([4, 1, 3, 2]).median, 2.5);
+  });
+
+  it('percentile is nearest-rank', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    assert.equal(percentile(values, 50), 50);
+    assert.equal(percentile(values, 99), 99);
+    assert.equal(percentile([7], 99), 7);
+    assert.ok(Number.isNaN(percentile([], 50)));
+  });
+
+  it('formatRate is compact', () => {
+    assert.equal(formatRate(999), '999');
+    assert.equal(formatRate(41_234), '41.2k');
+    assert.equal(formatRate(2_230_000), '2.23M');
+  });
+});
+
+describe('report', () => {
+  const paired = {
+    case: 'c',
+    title: 'HTTP',
+    variant: '10 conn',
+    unit: 'req/s',
+    ours: summarize([600, 700, 650]),
+    baseline: summarize([1000, 1000, 1000]),
+    ratio: summarize([0.6, 0.7, 0.65]),
+    goal: { min: 0.6 },
+  };
+
+  it('judges a paired goal on the median ratio and an absolute goal on ours', () => {
+    assert.equal(goalMet(paired), true);
+    assert.equal(goalMet({ ...paired, goal: { min: 0.8 } }), false);
+    assert.equal(goalMet({ ...paired, goal: undefined }), undefined);
+    const absolute = { ours: summarize([900]), goal: { on: 'ours', max: 1024 } };
+    assert.equal(goalMet(absolute), true);
+    assert.equal(goalMet({ ...absolute, ours: summarize([2000]) }), false);
+  });
+
+  it('renders one markdown row per result with the spread and the verdict', () => {
+    const table = markdownTable([paired, { ...paired, goal: { min: 0.8 } }]).split('\n');
+    assert.equal(table.length, 4);
+    assert.match(
+      table[2],
+      /\| HTTP \| 10 conn \| 650 \(600–700\) req\/s \| 1\.0k \(1\.0k–1\.0k\) \| 0\.65× \(0\.60×–0\.70×\) \| ≥ 0\.6× \| yes \|/,
+    );
+    assert.match(table[3], /\*\*no\*\*/);
+  });
+});
+
+describe('messages', () => {
+  it('a request template differs only in the id', () => {
+    const build = requestTemplate(tasksGet('abc'));
+    assert.deepEqual(JSON.parse(build(42)), tasksGet('abc', 42));
+  });
+
+  it('HTTP headers mirror the method and the task id (SEP-2243)', () => {
+    const headers = httpHeaders(tasksGet('abc'));
+    assert.equal(headers['mcp-method'], 'tasks/get');
+    assert.equal(headers['mcp-name'], 'abc');
+    assert.equal(headers['mcp-protocol-version'], '2026-07-28');
+  });
+});
