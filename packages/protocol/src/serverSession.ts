@@ -19,9 +19,52 @@ export interface ServerSessionOptions {
   readonly onError?: (error: Error) => void;
 }
 
-interface InFlight {
-  readonly controller: AbortController;
-  done: boolean;
+/**
+ * One handler call. Its `AbortController` is created only when the handler first reads `context.signal`: most
+ * requests (e.g. `tasks/get`) never do, and the controller was a measurable share of their cost. An abort that
+ * comes first is remembered and the signal is handed out already aborted.
+ */
+class HandlerCall {
+  readonly context: RequestContext;
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
+  #aborted = false;
+  /** Set once the handler settled: later `notify()` calls are dropped. */
+  done = false;
+
+  constructor(principal: string | undefined, send: (notification: TransportNotification) => void) {
+    const call = this;
+    this.context = {
+      principal,
+      get signal() {
+        return call.signal;
+      },
+      notify: (notification) => {
+        // After the response, a cancellation or close, nothing more may be written for this request.
+        if (!call.done && !call.#aborted) send(notification);
+      },
+    };
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The first reason wins, as with `AbortController`. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
 }
 
 /**
@@ -34,10 +77,12 @@ interface InFlight {
  */
 export class ServerSession {
   readonly #options: ServerSessionOptions;
-  readonly #requests = new Map<TransportRequestId, InFlight>();
-  /** Handler calls not (or no longer) addressable by id: notifications, malformed messages, cancelled requests. */
-  readonly #untracked = new Set<AbortController>();
-  readonly #settling = new Set<Promise<void>>();
+  readonly #requests = new Map<TransportRequestId, HandlerCall>();
+  /** Handler calls not addressable by id (notifications, malformed messages), so that `close()` can abort them. */
+  readonly #untracked = new Set<HandlerCall>();
+  /** Handler calls not yet settled, and the `idle()` callers waiting for that count to reach 0. */
+  #running = 0;
+  #idleWaiters: Array<() => void> = [];
   #closed = false;
 
   constructor(options: ServerSessionOptions) {
@@ -89,44 +134,52 @@ export class ServerSession {
     if (this.#closed) return;
     this.#closed = true;
     const reason = new TransportError('closed', 'The connection closed');
-    for (const entry of this.#requests.values()) entry.controller.abort(reason);
-    for (const controller of this.#untracked) controller.abort(reason);
+    for (const call of this.#requests.values()) call.abort(reason);
+    for (const call of this.#untracked) call.abort(reason);
     this.#requests.clear();
   }
 
   /**
-   * Resolves once every handler call started so far has settled, or after `timeoutMs` (a handler that ignores its
-   * aborted signal must not block shutdown forever).
+   * Resolves once every handler call started so far (and any started meanwhile) has settled, or after `timeoutMs`
+   * (a handler that ignores its aborted signal must not block shutdown forever).
    */
-  async idle(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      if (Number.isFinite(timeoutMs)) timer = setTimeout(resolve, timeoutMs);
+  idle(timeoutMs = Number.POSITIVE_INFINITY): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#idleWaiters.push(wake);
+      if (Number.isFinite(timeoutMs)) {
+        timer = setTimeout(() => {
+          this.#idleWaiters = this.#idleWaiters.filter((waiter) => waiter !== wake);
+          resolve();
+        }, timeoutMs);
+      }
     });
-    const settled = (async () => {
-      while (this.#settling.size > 0) await Promise.allSettled([...this.#settling]);
-    })();
-    try {
-      await Promise.race([settled, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   #cancel(params: unknown): void {
     if (!isRecord(params)) return;
     const id = params.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const entry = this.#requests.get(id);
+    const call = this.#requests.get(id);
     // Unknown or finished requests are ignored, as the cancellation pattern allows.
-    if (entry === undefined) return;
+    if (call === undefined) return;
+    // The id is free again at once; the aborted call settles on its own and writes nothing more.
     this.#requests.delete(id);
-    this.#untracked.add(entry.controller);
     const reason = typeof params.reason === 'string' ? params.reason : 'Request cancelled by the client';
-    entry.controller.abort(new DOMException(reason, 'AbortError'));
+    call.abort(new DOMException(reason, 'AbortError'));
   }
 
-  /** `id` is set for requests (answered), undefined otherwise; `method` is set when the message had a string method. */
+  readonly #sendNotification = (notification: TransportNotification): void => this.#send(notification);
+
+  /**
+   * `id` is set for requests (answered), undefined otherwise; `method` is set when the message had a string method.
+   * Runs on every message, so it keeps to one promise reaction per call: no async wrapper, no `finally`.
+   */
   #dispatch(message: unknown, id: TransportRequestId | undefined, method: string | undefined): void {
     if (id !== undefined && this.#requests.has(id)) {
       this.#send({
@@ -136,57 +189,66 @@ export class ServerSession {
       });
       return;
     }
-    const controller = new AbortController();
-    const entry: InFlight = { controller, done: false };
-    if (id === undefined) this.#untracked.add(controller);
-    else this.#requests.set(id, entry);
-
-    const context: RequestContext = {
-      principal: this.#options.principal,
-      signal: controller.signal,
-      notify: (notification: TransportNotification) => {
-        // After the response, a cancellation or close, nothing more may be written for this request.
-        if (!entry.done && !controller.signal.aborted) this.#send(notification);
-      },
-    };
-    const run = this.#invoke(message, context).then((response) => {
-      entry.done = true;
-      this.#untracked.delete(controller);
-      if (id !== undefined && this.#requests.get(id) === entry) this.#requests.delete(id);
-      // Notifications get no response; cancelled or closed requests get nothing more at all.
-      if (id === undefined && method !== undefined) return;
-      if (controller.signal.aborted) return;
-      if (response === undefined) {
-        if (id === undefined) return;
-        // A request must be answered; a handler that resolved with nothing would leave the client waiting forever.
-        this.#options.onError?.(new Error(`The handler returned no response for request ${JSON.stringify(id)}`));
-        this.#send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
-        return;
-      }
-      this.#send(response);
-      if (method === 'subscriptions/listen' && id !== undefined && 'result' in response) {
-        // The cancellation page requires this when a server ends a listen stream on a shared channel; the listen
-        // result above is the graceful end the subscriptions page asks for. Clients accept either.
-        this.#send({
+    const call = new HandlerCall(this.#options.principal, this.#sendNotification);
+    if (id === undefined) this.#untracked.add(call);
+    else this.#requests.set(id, call);
+    this.#running++;
+    let pending: Promise<TransportResponse | undefined>;
+    try {
+      // Promise.resolve returns a native promise as it is; it only guards a handler that breaks its contract.
+      pending = Promise.resolve(this.#options.handler(message, call.context));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (response) => this.#settle(call, id, method, response),
+      (error: unknown) => {
+        // The handler contract says it never rejects; stay up and answer anyway.
+        this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        const errorId =
+          isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : null;
+        this.#settle(call, id, method, {
           jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: id, reason: 'Subscription ended by the server' },
+          id: errorId,
+          error: { code: -32603, message: 'Internal error' },
         });
-      }
-    });
-    this.#settling.add(run);
-    void run.finally(() => this.#settling.delete(run));
+      },
+    );
   }
 
-  async #invoke(message: unknown, context: RequestContext): Promise<TransportResponse | undefined> {
-    try {
-      return await this.#options.handler(message, context);
-    } catch (error) {
-      // The handler contract says it never rejects; stay up and answer anyway.
-      this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      const id =
-        isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : null;
-      return { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } };
+  #settle(
+    call: HandlerCall,
+    id: TransportRequestId | undefined,
+    method: string | undefined,
+    response: TransportResponse | undefined,
+  ): void {
+    call.done = true;
+    if (id === undefined) this.#untracked.delete(call);
+    else if (this.#requests.get(id) === call) this.#requests.delete(id);
+    if (--this.#running === 0 && this.#idleWaiters.length > 0) {
+      const waiters = this.#idleWaiters;
+      this.#idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+    // Notifications get no response; cancelled or closed requests get nothing more at all.
+    if (id === undefined && method !== undefined) return;
+    if (call.aborted) return;
+    if (response === undefined) {
+      if (id === undefined) return;
+      // A request must be answered; a handler that resolved with nothing would leave the client waiting forever.
+      this.#options.onError?.(new Error(`The handler returned no response for request ${JSON.stringify(id)}`));
+      this.#send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+      return;
+    }
+    this.#send(response);
+    if (method === 'subscriptions/listen' && id !== undefined && 'result' in response) {
+      // The cancellation page requires this when a server ends a listen stream on a shared channel; the listen
+      // result above is the graceful end the subscriptions page asks for. Clients accept either.
+      this.#send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: 'Subscription ended by the server' },
+      });
     }
   }
 

@@ -194,6 +194,79 @@ describe('ServerSession', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('fires abort listeners on a signal read before the cancellation', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session } = setup(handler);
+    session.receive(req(1));
+    const signal = parked.get(1)?.context.signal;
+    const onAbort = vi.fn();
+    signal?.addEventListener('abort', onAbort);
+    expect(signal?.aborted).toBe(false);
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    expect(onAbort).toHaveBeenCalledOnce();
+    expect(signal?.reason).toHaveProperty('name', 'AbortError');
+    // The same signal every time it is read.
+    expect(parked.get(1)?.context.signal).toBe(signal);
+    parked.get(1)?.finish(undefined);
+    await session.idle();
+  });
+
+  it('keeps the first abort reason: a close after a cancellation does not replace it', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session } = setup(handler);
+    session.receive(req(1));
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'first' } });
+    session.close();
+    expect(parked.get(1)?.context.signal.reason).toHaveProperty('message', 'first');
+    parked.get(1)?.finish(undefined);
+    await session.idle();
+  });
+
+  it('frees a cancelled id at once: a new request with it is answered, the old one stays silent', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(1));
+    const first = parked.get(1);
+    session.receive({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    session.receive(req(1));
+    const second = parked.get(1);
+    expect(second).not.toBe(first);
+    expect(session.inFlight).toBe(1);
+    first?.finish({ jsonrpc: '2.0', id: 1, result: { n: 'old' } });
+    second?.finish({ jsonrpc: '2.0', id: 1, result: { n: 'new' } });
+    await session.idle();
+    expect(out).toEqual([{ jsonrpc: '2.0', id: 1, result: { n: 'new' } }]);
+    expect(session.inFlight).toBe(0);
+  });
+
+  it('turns a handler that throws synchronously into -32603 and stays up', async () => {
+    const { session, out, errors } = setup(() => {
+      throw new Error('sync boom');
+    });
+    session.receive(req(8));
+    await session.idle();
+    expect(out).toEqual([{ jsonrpc: '2.0', id: 8, error: { code: -32603, message: 'Internal error' } }]);
+    expect(errors[0]?.message).toBe('sync boom');
+  });
+
+  it('idle() also waits for handler calls started while it waits', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session } = setup(handler);
+    session.receive(req(1));
+    let idle = false;
+    const waiting = session.idle().then(() => {
+      idle = true;
+    });
+    session.receive(req(2));
+    parked.get(1)?.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    parked.get(2)?.finish({ jsonrpc: '2.0', id: 2, result: {} });
+    await waiting;
+    expect(idle).toBe(true);
+    await expect(session.idle()).resolves.toBeUndefined();
+  });
+
   it('idle(timeout) gives up on a handler that ignores its aborted signal', async () => {
     vi.useFakeTimers();
     try {

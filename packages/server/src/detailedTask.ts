@@ -1,39 +1,59 @@
 import type { TaskRecord } from '@mcp-tasks/task-store';
 import type { JsonObject } from './jsonRpc.js';
 
-/** The flat `Task` fields of a record (no payloads); `statusMessage`/`pollIntervalMs` only when set (S8). */
-export function toTask(record: TaskRecord): JsonObject {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-    createdAt: record.createdAt,
-    lastUpdatedAt: record.lastUpdatedAt,
-    ttlMs: record.ttlMs,
-    ...(record.pollIntervalMs === undefined ? {} : { pollIntervalMs: record.pollIntervalMs }),
-  };
+/**
+ * Writes the flat `Task` fields of a record (no payloads) onto `target`, a fresh object the caller owns;
+ * `statusMessage`/`pollIntervalMs` only when set (S8). Assigning onto one object, not spreading several, because
+ * `tasks/get` runs this on every poll.
+ */
+function writeTask(target: Record<string, unknown>, record: TaskRecord): Record<string, unknown> {
+  target.taskId = record.taskId;
+  target.status = record.status;
+  if (record.statusMessage !== undefined) target.statusMessage = record.statusMessage;
+  target.createdAt = record.createdAt;
+  target.lastUpdatedAt = record.lastUpdatedAt;
+  target.ttlMs = record.ttlMs;
+  if (record.pollIntervalMs !== undefined) target.pollIntervalMs = record.pollIntervalMs;
+  return target;
 }
 
 /**
- * The `DetailedTask` variant for the record's status (S13–S16): `inputRequests` only while `input_required`
- * (all outstanding ones, S14), `result` only when `completed`, `error` only when `failed`. Never `requestState`.
- * Used for both `tasks/get` and `notifications/tasks`, so the two can never disagree (S35).
+ * Writes the `DetailedTask` variant for the record's status (S13–S16) onto `target`: `inputRequests` only while
+ * `input_required` (all outstanding ones, S14), `result` only when `completed`, `error` only when `failed`. Never
+ * `requestState`.
  */
-export function toDetailedTask(record: TaskRecord): JsonObject {
-  const task = toTask(record);
+function writeDetailedTask(target: Record<string, unknown>, record: TaskRecord): JsonObject {
+  writeTask(target, record);
   switch (record.status) {
     case 'input_required':
-      return { ...task, inputRequests: record.inputRequests };
+      target.inputRequests = record.inputRequests;
+      break;
     case 'completed':
-      return { ...task, result: record.result ?? { resultType: 'complete', content: [] } };
+      target.result = record.result ?? { resultType: 'complete', content: [] };
+      break;
     case 'failed':
-      return { ...task, error: record.error ?? { code: -32603, message: 'Task failed' } };
-    default:
-      return task;
+      target.error = record.error ?? { code: -32603, message: 'Task failed' };
+      break;
   }
+  return target;
+}
+
+/**
+ * The `DetailedTask` for a record. Used for both `tasks/get` ({@link toGetTaskResult}) and `notifications/tasks`,
+ * so the two can never disagree (S35).
+ */
+export function toDetailedTask(record: TaskRecord): JsonObject {
+  return writeDetailedTask({}, record);
+}
+
+/** The `GetTaskResult`: `resultType: "complete"` and the {@link toDetailedTask} fields, plus `_meta` when given. */
+export function toGetTaskResult(record: TaskRecord, meta?: JsonObject): JsonObject {
+  const result = writeDetailedTask({ resultType: 'complete' }, record) as Record<string, unknown>;
+  if (meta !== undefined) result._meta = meta;
+  return result;
 }
 
 /** The `CreateTaskResult` for a freshly created record: flat, `resultType: "task"` (S6), no payloads. */
 export function toCreateTaskResult(record: TaskRecord): JsonObject {
-  return { resultType: 'task', ...toTask(record) };
+  return writeTask({ resultType: 'task' }, record);
 }

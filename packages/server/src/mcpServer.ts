@@ -84,6 +84,8 @@ const ANONYMOUS_OWNER = '\u0000anonymous';
  */
 export class McpServer {
   readonly #options: McpServerOptions;
+  /** The `_meta` of a result that carries none of its own: built once, frozen, shared by every such result. */
+  readonly #serverMeta: JsonObject;
   readonly #store: TaskStore;
   readonly #ownsStore: boolean;
   readonly #tools = new Map<string, RegisteredTool>();
@@ -98,6 +100,7 @@ export class McpServer {
 
   constructor(options: McpServerOptions) {
     this.#options = options;
+    this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
     this.#ownsStore = options.taskStore === undefined;
     this.#store = options.taskStore ?? new InMemoryTaskStore();
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
@@ -172,7 +175,8 @@ export class McpServer {
   /**
    * The `MessageHandler`: resolves with the response for a request, undefined for notifications and responses;
    * never rejects. `subscriptions/listen` stays pending until `context.signal` aborts or {@link close}.
-   * Bound to the instance, so it can be passed around as a plain function.
+   * Bound to the instance, so it can be passed around as a plain function. The response is read-only: a result's
+   * `_meta` may be an object shared (frozen) across responses.
    */
   async handle(message: unknown, context: RequestContext): Promise<TransportResponse | undefined> {
     const inbound = readInboundMessage(message);
@@ -228,9 +232,17 @@ export class McpServer {
     return SUPPORTED_PROTOCOL_VERSIONS;
   }
 
+  /**
+   * Adds `serverInfo` to a result's `_meta` without touching the result (it may be shared or the tool's own).
+   * A result that already carries the frozen server `_meta` (built with it, like `tasks/get`) is used as it is.
+   */
   #stamp(result: JsonObject): JsonObject {
-    const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
-    return { ...result, _meta: { ...meta, [META.serverInfo]: this.#options.serverInfo } };
+    const meta = result._meta;
+    if (meta === this.#serverMeta) return result;
+    if (typeof meta === 'object' && meta !== null) {
+      return { ...result, _meta: { ...meta, [META.serverInfo]: this.#options.serverInfo } };
+    }
+    return { ...result, _meta: this.#serverMeta };
   }
 
   #cache(method: CacheableMethod): CacheHint {
@@ -360,7 +372,7 @@ export class McpServer {
     }
     const { taskId } = params;
     if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
-    if (method === 'tasks/get') return this.#tasks.get(owner, taskId);
+    if (method === 'tasks/get') return this.#tasks.get(owner, taskId, this.#serverMeta);
     if (method === 'tasks/update') return this.#tasks.update(owner, taskId, params.inputResponses);
     return this.#tasks.cancel(owner, taskId);
   }

@@ -1,6 +1,6 @@
 import { ErrorCode, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
 import { isTaskStoreError, type TaskRecord, type TaskStore } from '@mcp-tasks/task-store';
-import { toCreateTaskResult, toDetailedTask } from './detailedTask.js';
+import { toCreateTaskResult, toGetTaskResult } from './detailedTask.js';
 import { invalidParams } from './errors.js';
 import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -145,11 +145,14 @@ export class TaskRuntime {
     }
   }
 
-  /** `tasks/get`: the `DetailedTask` for the current status (S13–S16) or `-32602` (S18). */
-  async get(owner: string, taskId: string): Promise<JsonObject> {
+  /**
+   * `tasks/get`: the `DetailedTask` for the current status (S13–S16) or `-32602` (S18). `meta` becomes the
+   * result's `_meta`, so the hottest read builds its result in one object.
+   */
+  async get(owner: string, taskId: string, meta?: JsonObject): Promise<JsonObject> {
     const record = await this.#options.store.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
-    return { resultType: 'complete', ...toDetailedTask(record) };
+    return toGetTaskResult(record, meta);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { META, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpServer } from '../src/index.js';
+import { McpServer } from '../src/index.js';
 import { fixtureServer } from './fixture.js';
 import { BASE_CAPS, fakeContext, Loopback, request } from './harness.js';
 
@@ -174,6 +174,18 @@ describe('results and errors', () => {
     }
     const read = await client.ok('resources/read', { uri: 'test://static-text' });
     expect(read).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+  });
+
+  it("S45: adds serverInfo to a result's own _meta without touching the object the tool returned", async () => {
+    server = new McpServer({ serverInfo: { name: 's', version: '1' } });
+    const shared = Object.freeze({ content: [], _meta: Object.freeze({ 'example.com/k': 1 }) });
+    server.tool({ name: 'frozen', description: 'returns a shared frozen result', handler: () => shared });
+    const client = new Loopback(server);
+    for (let call = 0; call < 2; call++) {
+      const result = await client.ok('tools/call', { name: 'frozen', arguments: {} });
+      expect(result._meta).toEqual({ 'example.com/k': 1, [META.serverInfo]: { name: 's', version: '1' } });
+    }
+    expect(shared._meta).toEqual({ 'example.com/k': 1 });
   });
 
   it('answers -32603 for a handler exception without leaking its message', async () => {

@@ -1,4 +1,4 @@
-import { TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
+import { META, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '../src/index.js';
@@ -34,6 +34,23 @@ describe('task creation', () => {
     expect(created).not.toHaveProperty('pollInterval');
     const got = await client.ok('tasks/get', { taskId });
     expect(got).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+  });
+
+  it('S8/S13/S45: tasks/get of a working task is exactly the flat task, resultType and serverInfo _meta', async () => {
+    const { client } = setup();
+    const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    for (let poll = 0; poll < 2; poll++) {
+      expect(await client.ok('tasks/get', { taskId })).toEqual({
+        resultType: 'complete',
+        taskId,
+        status: 'working',
+        createdAt: expect.any(String),
+        lastUpdatedAt: expect.any(String),
+        ttlMs: 3_600_000,
+        pollIntervalMs: 200,
+        _meta: { [META.serverInfo]: { name: 'fixture', version: '1.0.0' } },
+      });
+    }
   });
 
   it('S11: task ids are long random strings, unique per task', async () => {

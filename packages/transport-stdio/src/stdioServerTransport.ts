@@ -37,6 +37,8 @@ export class StdioServerTransport {
   readonly #session: ServerSession;
   readonly #splitter: LineSplitter;
   #started = false;
+  /** Lines written in this tick, flushed together on the next one: one write syscall for many responses. */
+  #pending = '';
   #closing: Promise<void> | undefined;
   #resolveClosed: () => void = () => {};
   /** Resolves after the input ended (or {@link close} was called) and every running handler settled. */
@@ -54,16 +56,14 @@ export class StdioServerTransport {
       handler,
       principal: options.principal,
       onError,
-      write: (text) => {
-        this.#stdout.write(`${text}\n`);
-      },
+      write: (text) => this.#writeLine(text),
     });
     this.#splitter = new LineSplitter({
       maxLineBytes,
       onLine: (line) => this.#session.receiveText(line),
       onOverflow: () =>
-        this.#stdout.write(
-          `${JSON.stringify({
+        this.#writeLine(
+          JSON.stringify({
             jsonrpc: '2.0',
             id: null,
             error: {
@@ -71,7 +71,7 @@ export class StdioServerTransport {
               message: `Invalid Request: message exceeds ${maxLineBytes} bytes`,
               data: { maxLineBytes },
             },
-          })}\n`,
+          }),
         ),
     });
   }
@@ -95,6 +95,23 @@ export class StdioServerTransport {
     return this.#closing;
   }
 
+  /**
+   * Queues one line for stdout. Lines keep their order and leave together on the next tick (`process.nextTick`,
+   * so after the promise reactions that produced them and before any I/O): responses finishing together cost one
+   * write syscall instead of one each.
+   */
+  #writeLine(text: string): void {
+    if (this.#pending === '') process.nextTick(this.#flush);
+    this.#pending += `${text}\n`;
+  }
+
+  readonly #flush = (): void => {
+    const text = this.#pending;
+    if (text === '') return;
+    this.#pending = '';
+    this.#stdout.write(text);
+  };
+
   readonly #onData = (chunk: Buffer | string): void => {
     this.#splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   };
@@ -116,6 +133,8 @@ export class StdioServerTransport {
     this.#stdin.pause();
     this.#session.close();
     await this.#session.idle(SHUTDOWN_TIMEOUT_MS);
+    // Whatever was answered before the close still goes out before `closed` resolves (and serveStdio exits).
+    this.#flush();
     this.#stdout.off('error', this.#onOutputError);
     this.#resolveClosed();
   }

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioServerTransport } from '../src/stdioServerTransport.js';
 import { RawServer, textUntil } from './helpers.js';
@@ -107,5 +107,47 @@ describe('StdioServerTransport (in-process streams)', () => {
     await transport.closed;
     expect(seen).toEqual([{ jsonrpc: '2.0', id: 1, method: 'm' }]);
     expect(stdout.read()).toBeNull();
+  });
+
+  it('writes responses that finish together in one write, in order, each on its own line', async () => {
+    const stdin = new PassThrough();
+    const writes: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        writes.push(chunk.toString('utf8'));
+        callback();
+      },
+    });
+    const transport = new StdioServerTransport(
+      async (message) => ({ jsonrpc: '2.0', id: (message as { id: number }).id, result: {} }),
+      { stdin, stdout },
+    );
+    transport.start();
+    stdin.write(`${[1, 2, 3].map((id) => JSON.stringify(echo(id))).join('\n')}\n`);
+    await new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 5000;
+      const poll = () => {
+        if (writes.join('').split('\n').length > 3) resolve();
+        else if (Date.now() > deadline) reject(new Error(`only got ${JSON.stringify(writes)}`));
+        else setImmediate(poll);
+      };
+      poll();
+    });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.split('\n').map((line) => (line === '' ? '' : JSON.parse(line).id))).toEqual([1, 2, 3, '']);
+    await transport.close();
+  });
+
+  it('flushes an answer written just before close() before closed resolves', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new StdioServerTransport(
+      async (message) => ({ jsonrpc: '2.0', id: (message as { id: number }).id, result: {} }),
+      { stdin, stdout },
+    );
+    transport.start();
+    stdin.end(`${JSON.stringify(echo(1))}\n`);
+    await transport.closed;
+    expect(JSON.parse(String(stdout.read()))).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 });

@@ -52,8 +52,11 @@ export interface WebSocketListenOptions extends WebSocketServerOptions {
 
 interface Connection {
   readonly session: ServerSession;
+  /** The upgraded TCP socket under the WebSocket, corked for one tick while frames are being written. */
+  readonly socket: Duplex;
   alive: boolean;
   paused: boolean;
+  corked: boolean;
 }
 
 /**
@@ -173,13 +176,15 @@ export class WebSocketServerTransport {
       socket.destroy();
       return;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, principal));
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, socket, principal));
   }
 
-  #connect(ws: WebSocket, principal: string | undefined): void {
+  #connect(ws: WebSocket, socket: Duplex, principal: string | undefined): void {
     const connection: Connection = {
+      socket,
       alive: true,
       paused: false,
+      corked: false,
       session: new ServerSession({
         handler: this.#handler,
         principal,
@@ -203,16 +208,34 @@ export class WebSocketServerTransport {
     });
   }
 
-  /** Writes one frame, applying backpressure: pause reading above the high-water mark, drop the peer above the cap. */
+  /**
+   * Writes one frame, applying backpressure: pause reading above the high-water mark, drop the peer above the cap.
+   * Frames written in the same tick (responses finishing together, a burst of notifications) leave in one write
+   * syscall: the socket stays corked until the next tick. Order is unchanged; corking only delays the flush.
+   */
   #send(ws: WebSocket, connection: Connection, text: string): void {
     if (ws.readyState !== ws.OPEN) return;
     const highWaterMark = this.#options.highWaterMark ?? 1024 * 1024;
-    ws.send(text, (error) => {
-      if (!error && connection.paused && ws.bufferedAmount < highWaterMark / 2) {
-        connection.paused = false;
-        ws.resume();
-      }
-    });
+    if (!connection.corked) {
+      connection.corked = true;
+      connection.socket.cork();
+      process.nextTick(uncork, connection);
+    }
+    // The write callback is what resumes a paused peer, but it costs a closure and a stream callback per frame, so
+    // it is passed only when this frame may be the one that pauses (a UTF-8 frame is at most 3 bytes per UTF-16
+    // unit plus a 10-byte header) or the peer is already paused.
+    const mayPause = connection.paused || ws.bufferedAmount + 3 * text.length + 10 > highWaterMark;
+    ws.send(
+      text,
+      mayPause
+        ? (error) => {
+            if (!error && connection.paused && ws.bufferedAmount < highWaterMark / 2) {
+              connection.paused = false;
+              ws.resume();
+            }
+          }
+        : undefined,
+    );
     if (ws.bufferedAmount > (this.#options.maxBufferedBytes ?? 16 * 1024 * 1024)) {
       this.#options.onError?.(new Error('Dropped a WebSocket peer that is not reading its messages'));
       ws.terminate();
@@ -259,6 +282,11 @@ export class WebSocketServerTransport {
       });
     }
   }
+}
+
+function uncork(connection: Connection): void {
+  connection.corked = false;
+  connection.socket.uncork();
 }
 
 function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
