@@ -94,13 +94,13 @@ export class ServerSession {
     return this.#requests.size;
   }
 
-  /** Parses one inbound frame or line; unparseable text is answered with `-32700` and id null. */
+  /** Parses one inbound frame or line; unparseable text is answered with `-32700` (no id: it cannot be read). */
   receiveText(text: string): void {
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      this.#send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid JSON' } });
+      this.#send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' } });
       return;
     }
     this.receive(message);
@@ -205,13 +205,13 @@ export class ServerSession {
       (error: unknown) => {
         // The handler contract says it never rejects; stay up and answer anyway.
         this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
-        const errorId =
-          isRecord(message) && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : null;
-        this.#settle(call, id, method, {
-          jsonrpc: '2.0',
-          id: errorId,
-          error: { code: -32603, message: 'Internal error' },
-        });
+        const internal = { code: -32603, message: 'Internal error' };
+        this.#settle(
+          call,
+          id,
+          method,
+          id === undefined ? { jsonrpc: '2.0', error: internal } : { jsonrpc: '2.0', id, error: internal },
+        );
       },
     );
   }
@@ -252,14 +252,14 @@ export class ServerSession {
     }
   }
 
-  #send(message: TransportResponse | TransportNotification | { jsonrpc: '2.0'; id: null; error: object }): void {
+  #send(message: TransportResponse | TransportNotification): void {
     if (this.#closed) return;
     let text: string;
     try {
       text = JSON.stringify(message);
     } catch (error) {
       this.#options.onError?.(new Error('Could not serialize an outbound message', { cause: error }));
-      if ('id' in message && message.id !== null) {
+      if ('id' in message && message.id !== undefined) {
         text = JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
       } else return;
     }

@@ -28,12 +28,16 @@ export interface TransportNotification {
   readonly params?: { readonly [key: string]: unknown };
 }
 
-/** A JSON-RPC 2.0 response (result or error) as it travels. `id` is null only for errors on unparseable input. */
+/**
+ * A JSON-RPC 2.0 response (result or error) as it travels. An error that cannot name its request (unparseable input)
+ * omits `id`: the 2026-07-28 schema types it as an optional string | integer, so JSON-RPC 2.0's `"id": null` would
+ * not validate. Receivers should still accept a null id from other implementations.
+ */
 export type TransportResponse =
   | { readonly jsonrpc: '2.0'; readonly id: TransportRequestId; readonly result: { readonly [key: string]: unknown } }
   | {
       readonly jsonrpc: '2.0';
-      readonly id: TransportRequestId | null;
+      readonly id?: TransportRequestId;
       readonly error: { readonly code: number; readonly message: string; readonly data?: unknown };
     };
 

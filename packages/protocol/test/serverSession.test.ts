@@ -38,7 +38,7 @@ describe('ServerSession', () => {
     session.receiveText(JSON.stringify(req(1)));
     await session.idle();
     expect(out).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: invalid JSON' } },
+      { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' } },
       { jsonrpc: '2.0', id: 1, result: {} },
     ]);
   });
@@ -108,7 +108,7 @@ describe('ServerSession', () => {
     const seen: unknown[] = [];
     const { session, out } = setup(async (m) => {
       seen.push(m);
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'should be dropped' } };
+      return { jsonrpc: '2.0', error: { code: -32600, message: 'should be dropped' } };
     });
     session.receive({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
     await session.idle();
@@ -128,7 +128,7 @@ describe('ServerSession', () => {
   });
 
   it('hands non-JSON-RPC shapes to the runtime and writes its error response', async () => {
-    const { session, out } = setup(async () => ({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'bad' } }));
+    const { session, out } = setup(async () => ({ jsonrpc: '2.0', error: { code: -32600, message: 'bad' } }));
     session.receive([1, 2]);
     session.receive(42);
     session.receive({ jsonrpc: '2.0', id: null, method: 'x' });

@@ -61,5 +61,6 @@ export function errorResponse(
     error.data === undefined
       ? { code: error.code, message: error.message }
       : { code: error.code, message: error.message, data: error.data };
-  return { jsonrpc: '2.0', id, error: body };
+  // An error that cannot name its request omits `id` (2026-07-28 schema: optional string | integer, never null).
+  return id === null ? { jsonrpc: '2.0', error: body } : { jsonrpc: '2.0', id, error: body };
 }

@@ -23,7 +23,10 @@ describe('JSON-RPC envelope', () => {
   ])('answers -32600 to %s, echoing a readable id', async (_label, message, id) => {
     setup();
     const response = await server.handle(message, fakeContext().context);
-    expect(response).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+    expect(response).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    // An id that cannot be read is omitted (2026-07-28 schema: optional string | integer, never null).
+    if (id === null) expect(response).not.toHaveProperty('id');
+    else expect(response).toHaveProperty('id', id);
   });
 
   it('returns nothing for notifications and stray responses', async () => {

@@ -14,7 +14,7 @@ export interface StdioServerTransportOptions {
   readonly stdin?: Readable;
   /** Output stream; receives only JSON-RPC messages, one per line. @default process.stdout */
   readonly stdout?: Writable;
-  /** Longest accepted inbound line in bytes; longer lines get a `-32600` error (id null) and are skipped. @default 16 MiB */
+  /** Longest accepted inbound line in bytes; longer lines get a `-32600` error (no id) and are skipped. @default 16 MiB */
   readonly maxLineBytes?: number;
   /** Principal for every request (stdio has no authentication of its own; the spawning user is trusted). */
   readonly principal?: string;
@@ -26,7 +26,7 @@ export interface StdioServerTransportOptions {
  * Server side of the stdio transport: reads newline-delimited JSON-RPC from stdin, hands each message to the
  * runtime and writes responses and request-scoped notifications to stdout as they happen.
  *
- * Requests run concurrently and are answered as they finish. A malformed line gets `-32700` (id null) and the
+ * Requests run concurrently and are answered as they finish. A malformed line gets `-32700` (no id) and the
  * server keeps reading. EOF on stdin (or {@link close}) aborts every in-flight request, then {@link closed}
  * resolves once their handlers have settled. Ownership: the transport never ends or destroys the streams it was
  * given; {@link serveStdio} is the variant that also exits the process.
@@ -65,7 +65,6 @@ export class StdioServerTransport {
         this.#writeLine(
           JSON.stringify({
             jsonrpc: '2.0',
-            id: null,
             error: {
               code: -32600,
               message: `Invalid Request: message exceeds ${maxLineBytes} bytes`,

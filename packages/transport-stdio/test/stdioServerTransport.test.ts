@@ -16,22 +16,23 @@ afterEach(async () => {
 const echo = (id: number, params: object = {}) => ({ jsonrpc: '2.0', id, method: 'echo', params });
 
 describe('StdioServerTransport (real child process)', () => {
-  it('answers a malformed line with -32700 and id null, then keeps serving', async () => {
+  it('answers a malformed line with -32700 and no id, then keeps serving', async () => {
     const server = start();
     server.write('{"jsonrpc": "2.0", oops\n');
     expect(await server.next()).toEqual({
       jsonrpc: '2.0',
-      id: null,
       error: { code: -32700, message: expect.any(String) },
     });
     server.send(echo(1));
     expect(await server.next()).toMatchObject({ id: 1, result: { echo: {} } });
   });
 
-  it('rejects an over-long line with -32600 (id null) without buffering it, then keeps serving', async () => {
+  it('rejects an over-long line with -32600 (no id) without buffering it, then keeps serving', async () => {
     const server = start({ MAX_LINE_BYTES: '1024' });
     server.send(echo(1, { blob: 'x'.repeat(4096) }));
-    expect(await server.next()).toMatchObject({ id: null, error: { code: -32600, data: { maxLineBytes: 1024 } } });
+    const overflow = await server.next();
+    expect(overflow).toMatchObject({ error: { code: -32600, data: { maxLineBytes: 1024 } } });
+    expect(overflow).not.toHaveProperty('id');
     server.send(echo(2));
     expect(await server.next()).toMatchObject({ id: 2, result: {} });
   });
@@ -43,7 +44,6 @@ describe('StdioServerTransport (real child process)', () => {
     server.send([1, 2, 3]);
     expect(await server.next()).toEqual({
       jsonrpc: '2.0',
-      id: null,
       error: { code: -32600, message: 'Invalid Request' },
     });
     server.send(echo(1));

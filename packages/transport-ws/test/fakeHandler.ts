@@ -26,7 +26,7 @@ export function fakeHandler() {
 
   const handler: MessageHandler = async (message, context) => {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
+      return { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } };
     }
     const { id, method, params = {} } = message as { id?: TransportRequestId; method: string; params?: Params };
     if (id === undefined) {

@@ -126,7 +126,7 @@ describe('WebSocket binding: messages', () => {
     const socket = await raw(server.url);
     const reply = nextMessage(socket);
     socket.send('{not json');
-    expect(await reply).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
+    expect(await reply).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) } });
     const next = nextMessage(socket);
     socket.send(JSON.stringify(req(1, 'echo')));
     expect(await next).toMatchObject({ id: 1 });

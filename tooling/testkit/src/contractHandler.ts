@@ -122,7 +122,7 @@ export function createContractHandler(): ContractHandler {
 
   const handler: MessageHandler = async (message, context) => {
     if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
+      return { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } };
     }
     const id = message.id;
     if (id === undefined) {
@@ -130,7 +130,7 @@ export function createContractHandler(): ContractHandler {
       return undefined;
     }
     if (typeof id !== 'string' && typeof id !== 'number') {
-      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: bad id' } };
+      return { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: bad id' } };
     }
     const method = methods[message.method];
     if (method === undefined) {

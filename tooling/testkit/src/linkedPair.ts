@@ -90,7 +90,8 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
       // The handler contract says it never rejects; answer the way a server session would, and say so.
       report('The handler rejected; answered -32603', error);
       const id = requestIdOf(message);
-      return { jsonrpc: '2.0', id: id ?? null, error: { code: -32603, message: 'Internal error' } };
+      const internal = { code: -32603, message: 'Internal error' };
+      return id === undefined ? { jsonrpc: '2.0', error: internal } : { jsonrpc: '2.0', id, error: internal };
     }
   };
 
