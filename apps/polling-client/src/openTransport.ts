@@ -52,7 +52,14 @@ async function spawnStdio(
   if (command === undefined) throw new UsageError('--stdio needs a command line');
   let transport: StdioClientTransport;
   try {
-    transport = await StdioClientTransport.spawn({ command, args, stderr: 'pipe', closeGraceMs: 1000 });
+    // Its own process group: a Ctrl-C in the terminal reaches only us, so the server is still up for tasks/cancel.
+    transport = await StdioClientTransport.spawn({
+      command,
+      args,
+      stderr: 'pipe',
+      closeGraceMs: 1000,
+      ownProcessGroup: true,
+    });
   } catch (error) {
     throw new ConnectionError(`Cannot start the stdio server: ${error instanceof Error ? error.message : error}`);
   }

@@ -23,6 +23,12 @@ export interface StdioClientTransportOptions {
   readonly cwd?: string;
   /** `inherit` passes the child's stderr through; `pipe` exposes it as {@link StdioClientTransport.stderr}. @default 'inherit' */
   readonly stderr?: 'inherit' | 'pipe' | 'ignore';
+  /**
+   * Start the child in its own process group, so a Ctrl-C in the terminal reaches only this process, which can then
+   * cancel its tasks over the still-running server before closing it. The child still exits on stdin EOF when this
+   * process dies. POSIX only (ignored on Windows). @default false
+   */
+  readonly ownProcessGroup?: boolean;
   /** Wait after closing stdin before SIGTERM, and again before SIGKILL. @default 2000 */
   readonly closeGraceMs?: number;
   /** Longest accepted line from the server; longer lines are discarded and reported via `onError`. @default 16 MiB */
@@ -120,6 +126,7 @@ export class StdioClientTransport implements ClientTransport {
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', options.stderr ?? 'inherit'],
       windowsHide: true,
+      detached: options.ownProcessGroup === true && process.platform !== 'win32',
     });
     return new Promise((resolve, reject) => {
       child.once('error', (cause) =>

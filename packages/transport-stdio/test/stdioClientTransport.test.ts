@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { dirname } from 'node:path';
 import type { TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
@@ -123,6 +124,21 @@ describe('StdioClientTransport', () => {
     await expect(client.request(req(3, 'echo'))).rejects.toMatchObject({ code: 'closed' });
     expect(await client.exited).toEqual({ code: 3, signal: null });
   });
+
+  it.runIf(process.platform !== 'win32')(
+    'ownProcessGroup starts the child in its own process group (a terminal Ctrl-C reaches only the client)',
+    async () => {
+      const pgid = (pid: number) => execFileSync('ps', ['-o', 'pgid=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      const grouped = await connect({ ownProcessGroup: true });
+      const plain = await connect();
+      await Promise.all([grouped.request(req(1, 'echo')), plain.request(req(1, 'echo'))]);
+      if (grouped.pid === undefined || plain.pid === undefined) throw new Error('no child pid');
+      expect(pgid(grouped.pid)).toBe(String(grouped.pid));
+      expect(pgid(plain.pid)).toBe(pgid(process.pid));
+      await grouped.close();
+      expect(await grouped.exited).toEqual({ code: 0, signal: null });
+    },
+  );
 
   it('close() closes stdin, the server exits on EOF (code 0) and in-flight requests fail with closed', async () => {
     // A generous grace period: on a loaded machine the child may need a while to see EOF and exit by itself.
