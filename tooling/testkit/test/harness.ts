@@ -141,3 +141,31 @@ export function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export function text(value: string) {
   return { content: [{ type: 'text', text: value }] };
 }
+
+/** A registered tool that runs until its signal aborts: `started` settles once it runs; `signal` is its ctx.signal. */
+export interface UntilCancelledTool {
+  readonly started: Promise<void>;
+  readonly signal: () => AbortSignal | undefined;
+}
+
+/** Registers a tool that does nothing until it is cancelled (by tasks/cancel, the caller, or server shutdown). */
+export function registerUntilCancelled(
+  h: Harness,
+  name: string,
+  taskSupport: 'optional' | 'required',
+): UntilCancelledTool {
+  const started = deferred();
+  let toolSignal: AbortSignal | undefined;
+  h.server.tool({
+    name,
+    description: 'Runs until cancelled',
+    taskSupport,
+    handler: async (_args, ctx) => {
+      toolSignal = ctx.signal;
+      started.resolve();
+      await until(new Promise<never>(() => undefined), ctx.signal);
+      return text('never');
+    },
+  });
+  return { started: started.promise, signal: () => toolSignal };
+}

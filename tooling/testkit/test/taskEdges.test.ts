@@ -7,7 +7,7 @@ import { InMemoryTaskJournal, InputHandlerError } from '@mcp-tasks/client';
 import type { DetailedTask } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createHarness, type Deferred, deferred, text, until } from './harness.js';
+import { createHarness, type Deferred, deferred, registerUntilCancelled, text, until } from './harness.js';
 
 const FORM = { type: 'object', properties: { v: { type: 'string' } } } as const;
 type InputTask = DetailedTask & { inputRequests: Record<string, { method: string; params: { message: string } }> };
@@ -267,25 +267,13 @@ describe('immediate-result grace period', () => {
   // RequestInfo.signal: until the answer is decided the tool belongs to the request.
   it('a client abandoning tools/call during the immediate-result grace period aborts the tool', async () => {
     const h = createHarness({ tasks: { immediateResultMs: 1_500 } });
-    const started = deferred();
-    let toolSignal: AbortSignal | undefined;
-    h.server.tool({
-      name: 'maybeLong',
-      description: 'Might be quick',
-      taskSupport: 'optional',
-      handler: async (_args, ctx) => {
-        toolSignal = ctx.signal;
-        started.resolve();
-        await until(new Promise<never>(() => undefined), ctx.signal);
-        return text('never');
-      },
-    });
+    const tool = registerUntilCancelled(h, 'maybeLong', 'optional');
     const { client } = h.connect();
     const controller = new AbortController();
     const call = client.callTool('maybeLong', {}, { signal: controller.signal });
-    await started.promise;
+    await tool.started;
     controller.abort(new Error('user left'));
     await expect(call).rejects.toThrow('user left');
-    await vi.waitFor(() => expect(toolSignal?.aborted).toBe(true), { timeout: 1_000 });
+    await vi.waitFor(() => expect(tool.signal()?.aborted).toBe(true), { timeout: 1_000 });
   });
 });

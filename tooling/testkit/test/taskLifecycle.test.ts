@@ -6,7 +6,7 @@ import { TaskFailedError } from '@mcp-tasks/client';
 import { type DetailedTask, ErrorCode, ProtocolError, type Task } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createHarness, deferred, FAST_POLL_MS, text, until } from './harness.js';
+import { createHarness, deferred, FAST_POLL_MS, registerUntilCancelled, text, until } from './harness.js';
 
 const FORM = { type: 'object', properties: { answer: { type: 'string' } } } as const;
 
@@ -233,24 +233,12 @@ describe('mid-task input', () => {
 describe('cancellation', () => {
   it('C16/S30: aborting callTool sends tasks/cancel; the task ends cancelled and the tool signal aborts', async () => {
     const h = createHarness();
-    const started = deferred();
-    let toolSignal: AbortSignal | undefined;
-    h.server.tool({
-      name: 'forever',
-      description: 'Runs until cancelled',
-      taskSupport: 'required',
-      handler: async (_args, ctx) => {
-        toolSignal = ctx.signal;
-        started.resolve();
-        await until(new Promise<never>(() => undefined), ctx.signal);
-        return text('never');
-      },
-    });
+    const tool = registerUntilCancelled(h, 'forever', 'required');
     const { client } = h.connect();
     const controller = new AbortController();
     let taskId = '';
     const call = client.callTool('forever', {}, { signal: controller.signal, onStatus: (t) => (taskId = t.taskId) });
-    await started.promise;
+    await tool.started;
     await vi.waitFor(() => expect(taskId).not.toBe(''));
     const reason = new Error('user pressed stop');
     controller.abort(reason);
@@ -259,7 +247,7 @@ describe('cancellation', () => {
     await vi.waitFor(() => expect(h.sent('tasks/cancel')).toHaveLength(1));
     expect(h.sent('tasks/cancel')[0]?.message.params?.taskId).toBe(taskId);
     expect(h.sent('notifications/cancelled')).toHaveLength(0);
-    await vi.waitFor(() => expect(toolSignal?.aborted).toBe(true));
+    await vi.waitFor(() => expect(tool.signal()?.aborted).toBe(true));
     await expect(client.getTask(taskId)).resolves.toMatchObject({ status: 'cancelled' });
     // decision 6/7: a second cancel on the terminal task is acknowledged and changes nothing.
     await expect(client.cancelTask(taskId)).resolves.toBeUndefined();
@@ -302,24 +290,12 @@ describe('shutdown', () => {
   // close() stops every call, also one still inside its grace period, and writes nothing to the closed store.
   it('server close() during the immediate-result grace period aborts the tool and reports nothing', async () => {
     const h = createHarness({ tasks: { immediateResultMs: 1_500 } });
-    const started = deferred();
-    let toolSignal: AbortSignal | undefined;
-    h.server.tool({
-      name: 'maybeLong',
-      description: 'Might be quick',
-      taskSupport: 'optional',
-      handler: async (_args, ctx) => {
-        toolSignal = ctx.signal;
-        started.resolve();
-        await until(new Promise<never>(() => undefined), ctx.signal);
-        return text('never');
-      },
-    });
+    const tool = registerUntilCancelled(h, 'maybeLong', 'optional');
     const { client } = h.connect();
     const call = client.callTool('maybeLong').catch((error: unknown) => error);
-    await started.promise;
+    await tool.started;
     const closed = h.server.close();
-    await vi.waitFor(() => expect(toolSignal?.aborted).toBe(true), { timeout: 1_000 });
+    await vi.waitFor(() => expect(tool.signal()?.aborted).toBe(true), { timeout: 1_000 });
     await closed;
     const error = await call;
     expect(error).toBeInstanceOf(ProtocolError);
