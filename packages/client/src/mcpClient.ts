@@ -18,6 +18,7 @@ import {
   GetPromptResultSchema,
   GetTaskResultSchema,
   type InputResponses,
+  isRecord,
   LATEST_PROTOCOL_VERSION,
   type ListPromptsResult,
   ListPromptsResultSchema,
@@ -51,7 +52,7 @@ import type {
 import { parseResult as parse } from './parseResult.js';
 import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, ResultCache } from './resultCache.js';
-import { isObject, type RawResult, RpcClient } from './rpcClient.js';
+import { type RawResult, RpcClient } from './rpcClient.js';
 import { driveTask, type TaskOperations } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
@@ -289,7 +290,7 @@ export class McpClient {
     if (onProgress === undefined)
       return this.#rpc.request(method, params, { capabilities: this.#capabilities, signal });
     const token = `progress-${this.#nextProgressToken++}`;
-    const meta = isObject(params._meta) ? params._meta : {};
+    const meta = isRecord(params._meta) ? params._meta : {};
     return this.#rpc.request(
       method,
       { ...params, _meta: { ...meta, [META.progressToken]: token } },

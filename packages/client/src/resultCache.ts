@@ -2,9 +2,9 @@
  * Client-side cache for cacheable results (`server/discover`, the list methods, `resources/read`), following the
  * server's `ttlMs` hint and invalidated by list-changed and resource-updated notifications.
  */
-import type { TransportNotification } from '@mcp-tasks/protocol';
+import { isRecord, type TransportNotification } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
-import { isObject, type RawResult } from './rpcClient.js';
+import type { RawResult } from './rpcClient.js';
 
 /** The methods whose `complete` results carry caching hints. `tasks/get` is not one of them (C25). */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
@@ -109,7 +109,7 @@ function cacheKey(method: string, params: Readonly<Record<string, unknown>>): st
 
 function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+  if (!isRecord(value)) return JSON.stringify(value) ?? 'null';
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k])}`).join(',')}}`;
 }

@@ -9,7 +9,7 @@ import type {
   TransportNotification,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { ErrorCode, META, ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, META, ProtocolError } from '@mcp-tasks/protocol';
 import { InvalidResponseError } from './errors.js';
 
 /** Options of {@link RpcClient}. */
@@ -97,7 +97,7 @@ export class RpcClient {
       params: {
         ...params,
         _meta: {
-          ...(isObject(callerMeta) ? callerMeta : {}),
+          ...(isRecord(callerMeta) ? callerMeta : {}),
           [META.protocolVersion]: this.#version,
           [META.clientCapabilities]: options.capabilities,
           [META.clientInfo]: this.#options.clientInfo,
@@ -119,12 +119,12 @@ export class RpcClient {
 }
 
 function unwrap(method: string, id: number, response: unknown): RawResult {
-  if (!isObject(response) || response.jsonrpc !== '2.0') {
+  if (!isRecord(response) || response.jsonrpc !== '2.0') {
     throw new InvalidResponseError(method, 'not a JSON-RPC 2.0 response');
   }
   if ('error' in response) {
     const error = response.error;
-    if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+    if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
       throw new InvalidResponseError(method, 'malformed JSON-RPC error object');
     }
     // An error whose id is null (JSON-RPC 2.0) or absent (the 2026-07-28 schema) answers a request the server
@@ -134,18 +134,13 @@ function unwrap(method: string, id: number, response: unknown): RawResult {
     throw ProtocolError.fromError(error as TransportResponseError);
   }
   if (response.id !== id) throw new InvalidResponseError(method, `wrong response id ${String(response.id)}`);
-  if (!isObject(response.result)) throw new InvalidResponseError(method, 'result is not an object');
+  if (!isRecord(response.result)) throw new InvalidResponseError(method, 'result is not an object');
   return response.result;
 }
 
 type TransportResponseError = Extract<TransportResponse, { error: unknown }>['error'];
 
 function supportedVersions(data: unknown): string[] {
-  if (!isObject(data) || !Array.isArray(data.supported)) return [];
+  if (!isRecord(data) || !Array.isArray(data.supported)) return [];
   return data.supported.filter((v): v is string => typeof v === 'string');
-}
-
-/** True for a non-null, non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

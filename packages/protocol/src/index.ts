@@ -115,6 +115,7 @@ export {
 export { decodeHeaderValue, encodeHeaderValue } from './headerValue.js';
 export type { BaseMetadata, Icon, Icons, Implementation } from './implementation.js';
 export { BaseMetadataSchema, IconSchema, IconsSchema, ImplementationSchema } from './implementation.js';
+export { isRecord } from './isRecord.js';
 export type { JSONArray, JSONObject, JSONValue, MetaObject } from './json.js';
 export { JSONArraySchema, JSONObjectSchema, JSONValueSchema, MetaObjectSchema } from './json.js';
 export type {

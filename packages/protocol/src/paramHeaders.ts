@@ -1,3 +1,5 @@
+import { isRecord } from './isRecord.js';
+
 /**
  * SEP-2243 `x-mcp-header` annotations: which tool arguments are mirrored into `Mcp-Param-*` HTTP headers. Shared by
  * the server runtime (which validates the headers against the body) and HTTP clients (which send them).
@@ -13,10 +15,6 @@ const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'default', 'enum', 
 export interface ParamHeader {
   readonly path: readonly string[];
   readonly name: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from './isRecord.js';
 import { META } from './meta.js';
 import type {
   ClientRequestOptions,
@@ -199,8 +200,4 @@ function deliver(entry: Pending, notification: TransportNotification): void {
   } catch {
     // A throwing callback must not break routing for every other request on the channel.
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from './isRecord.js';
 import type {
   MessageHandler,
   RequestContext,
@@ -265,8 +266,4 @@ export class ServerSession {
     }
     this.#options.write(text);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

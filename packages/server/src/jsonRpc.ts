@@ -1,4 +1,4 @@
-import type { TransportRequestId, TransportResponse } from '@mcp-tasks/protocol';
+import { isRecord, type TransportRequestId, type TransportResponse } from '@mcp-tasks/protocol';
 
 /** A JSON object as the runtime passes it around (wire payloads, results). */
 export type JsonObject = { readonly [key: string]: unknown };
@@ -11,10 +11,8 @@ export type InboundMessage =
   | { readonly kind: 'response' }
   | { readonly kind: 'invalid'; readonly id: TransportRequestId | null; readonly message: string };
 
-/** True for a plain (non-array, non-null) object. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** True for a plain (non-array, non-null) object: the protocol's `isRecord`, typed as the runtime's `JsonObject`. */
+export const isJsonObject: (value: unknown) => value is JsonObject = isRecord;
 
 function isRequestId(value: unknown): value is TransportRequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));

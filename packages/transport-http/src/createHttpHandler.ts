@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageHandler, TransportResponse } from '@mcp-tasks/protocol';
+import { isRecord } from '@mcp-tasks/protocol';
 import { Exchange, writeJson } from './exchange.js';
 import { createOriginGuard, type OriginGuardOptions } from './originGuard.js';
 import { readBody } from './readBody.js';
@@ -44,10 +45,6 @@ type MaybeParsedRequest = IncomingMessage & { body?: unknown };
 function jsonRpcError(code: number, message: string, id?: string | number): Record<string, unknown> {
   const error = { code, message };
   return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** RequestContext.headers holds strings only; node:http gives an array solely for `set-cookie`. */

@@ -2,6 +2,7 @@ import {
   type ClientRequestOptions,
   type ClientTransport,
   encodeHeaderValue,
+  isRecord,
   META,
   TransportError,
   type TransportNotification,
@@ -28,10 +29,6 @@ export interface HttpClientTransportOptions {
   readonly fetch?: typeof fetch;
   /** Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`. Default `console.warn`. */
   readonly warn?: (message: string) => void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isResponseTo(value: unknown, id: TransportRequest['id']): value is TransportResponse {

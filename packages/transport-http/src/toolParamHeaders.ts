@@ -1,8 +1,4 @@
-import { collectParamHeaders, encodeHeaderValue, type ParamHeader } from '@mcp-tasks/protocol';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { collectParamHeaders, encodeHeaderValue, isRecord, type ParamHeader } from '@mcp-tasks/protocol';
 
 /**
  * What the HTTP client learns from `tools/list`: which arguments of which tool are mirrored into `Mcp-Param-*`

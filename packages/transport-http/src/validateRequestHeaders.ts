@@ -1,4 +1,4 @@
-import { decodeHeaderValue, META } from '@mcp-tasks/protocol';
+import { decodeHeaderValue, isRecord, META } from '@mcp-tasks/protocol';
 import { mcpNameField } from './routingHeaders.js';
 
 /** Lower-cased inbound headers, as node:http provides them. */
@@ -8,10 +8,6 @@ function header(headers: InboundHeaders, name: string): string | undefined {
   const value = headers[name];
   // node:http joins repeated headers with ", " except a few; an array here is never a valid routing value.
   return typeof value === 'string' ? value.trim() : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

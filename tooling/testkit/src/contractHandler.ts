@@ -11,7 +11,7 @@ import type {
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { META } from '@mcp-tasks/protocol';
+import { isRecord, META } from '@mcp-tasks/protocol';
 
 /** What the contract handler observed; `test/state` returns a JSON copy of it. */
 export interface ContractState {
@@ -157,8 +157,4 @@ function aborted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
