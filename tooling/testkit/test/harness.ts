@@ -169,3 +169,27 @@ export function registerUntilCancelled(
   });
   return { started: started.promise, signal: () => toolSignal };
 }
+
+/**
+ * Registers a task tool that finishes when the returned `release` is resolved, and records each run's signal.
+ * `result` builds its text from the arguments (default `done <args as JSON>`).
+ */
+export function registerGated(
+  h: Harness,
+  name = 'gated',
+  result: (args: unknown) => string = (args) => `done ${JSON.stringify(args)}`,
+): { readonly release: Deferred<void>; readonly signals: AbortSignal[] } {
+  const release = deferred();
+  const signals: AbortSignal[] = [];
+  h.server.tool({
+    name,
+    description: 'Finishes when the test says so',
+    taskSupport: 'required',
+    handler: async (args, ctx) => {
+      signals.push(ctx.signal);
+      await until(release.promise, ctx.signal);
+      return text(result(args));
+    },
+  });
+  return { release, signals };
+}

@@ -5,7 +5,7 @@
 import { TaskNotFoundError } from '@mcp-tasks/client';
 import type { DetailedTask, Task, TransportNotification } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHarness, deferred, text, until } from './harness.js';
+import { createHarness, deferred, registerGated, text, until } from './harness.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -15,16 +15,7 @@ describe('polling', () => {
   it('C6/C7: polls tasks/get exactly at the server pollIntervalMs until a terminal status', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const h = createHarness({ tasks: { pollIntervalMs: 1000 } });
-    const release = deferred();
-    h.server.tool({
-      name: 'slow',
-      description: 'Slow',
-      taskSupport: 'required',
-      handler: async (_args, ctx) => {
-        await until(release.promise, ctx.signal);
-        return text('done');
-      },
-    });
+    const { release } = registerGated(h, 'slow', () => 'done');
     // The client's own floor and default are far from 1000, so only the server's value can explain the timing.
     const { client } = h.connect({ tasks: { minIntervalMs: 1, defaultIntervalMs: 5, maxIntervalMs: 60_000 } });
     const gets = () => h.sent('tasks/get').length;
@@ -55,16 +46,7 @@ describe('polling', () => {
   it('C6: clamps a server pollIntervalMs above maxIntervalMs to the client cap', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const h = createHarness({ tasks: { pollIntervalMs: 60_000 } });
-    const release = deferred();
-    h.server.tool({
-      name: 'slow',
-      description: 'Slow',
-      taskSupport: 'required',
-      handler: async (_args, ctx) => {
-        await until(release.promise, ctx.signal);
-        return text('done');
-      },
-    });
+    const { release } = registerGated(h, 'slow', () => 'done');
     const { client } = h.connect({ tasks: { maxIntervalMs: 250 } });
     const call = client.callTool('slow');
     await vi.advanceTimersByTimeAsync(249);

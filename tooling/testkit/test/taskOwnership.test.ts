@@ -5,26 +5,9 @@
 import { InMemoryTaskJournal, type TaskExpiredError, TaskNotFoundError } from '@mcp-tasks/client';
 import { ErrorCode, ProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { createHarness, deferred, text, until } from './harness.js';
+import { createHarness, registerGated, text } from './harness.js';
 
 const isInvalidParams = (e: unknown) => e instanceof ProtocolError && e.code === ErrorCode.InvalidParams;
-
-/** Registers a task tool that finishes when the returned deferred is resolved, and records its signal. */
-function registerGated(h: ReturnType<typeof createHarness>, name = 'gated') {
-  const release = deferred();
-  const signals: AbortSignal[] = [];
-  h.server.tool({
-    name,
-    description: 'Finishes when the test says so',
-    taskSupport: 'required',
-    handler: async (args, ctx) => {
-      signals.push(ctx.signal);
-      await until(release.promise, ctx.signal);
-      return text(`done ${JSON.stringify(args)}`);
-    },
-  });
-  return { release, signals };
-}
 
 describe('owner isolation', () => {
   it('S12/S18: another principal cannot get, update, cancel, resume or listen to a task', async () => {
