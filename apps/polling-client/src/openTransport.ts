@@ -80,6 +80,7 @@ async function spawnStdio(
     request: (message, requestOptions) => transport.request(message, requestOptions).catch(explain),
     notify: (message) => transport.notify(message).catch(explain),
     close: () => transport.close(),
+    closed: transport.closed,
   };
 }
 

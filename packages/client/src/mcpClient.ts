@@ -33,6 +33,7 @@ import {
   type ReadResourceResult,
   ReadResourceResultSchema,
   type Tool,
+  type TransportClosed,
 } from '@mcp-tasks/protocol';
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
@@ -283,6 +284,15 @@ export class McpClient {
   /** Closes the transport. Idempotent. In-flight calls reject with the transport's error. */
   close(): Promise<void> {
     return this.#transport.close();
+  }
+
+  /**
+   * Resolves once the transport's connection is closed for good: `initiator: 'local'` after {@link close},
+   * `'remote'` when the server went away (its process exited, the socket closed). From then on every call
+   * rejects with `TransportError('closed')`; a host reconnects by creating a new client. Never rejects.
+   */
+  get closed(): Promise<TransportClosed> {
+    return this.#transport.closed;
   }
 
   /** Sends one request; with `onProgress`, under a progress token no other request of this client has used. */

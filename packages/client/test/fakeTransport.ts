@@ -6,6 +6,7 @@
 import type {
   ClientRequestOptions,
   ClientTransport,
+  TransportClosed,
   TransportNotification,
   TransportRequest,
   TransportResponse,
@@ -32,8 +33,12 @@ export type Responder = (
 export class FakeTransport implements ClientTransport {
   readonly requests: RequestRecord[] = [];
   readonly sentNotifications: TransportNotification[] = [];
-  closed = false;
+  isClosed = false;
   #responder: Responder;
+  #settleClosed: (info: TransportClosed) => void = () => undefined;
+  readonly closed = new Promise<TransportClosed>((resolve) => {
+    this.#settleClosed = resolve;
+  });
 
   constructor(responder: Responder) {
     this.#responder = responder;
@@ -50,7 +55,7 @@ export class FakeTransport implements ClientTransport {
   }
 
   async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
-    if (this.closed) throw new TransportError('closed', 'closed');
+    if (this.isClosed) throw new TransportError('closed', 'closed');
     const index = this.requests.length;
     this.requests.push({ message: structuredClone(message), at: Date.now(), signal: options.signal });
     const signal = options.signal;
@@ -83,7 +88,14 @@ export class FakeTransport implements ClientTransport {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    if (!this.isClosed) this.#settleClosed({ initiator: 'local' });
+    this.isClosed = true;
+  }
+
+  /** Simulates the server going away. */
+  drop(): void {
+    if (!this.isClosed) this.#settleClosed({ initiator: 'remote', error: new TransportError('closed', 'server gone') });
+    this.isClosed = true;
   }
 }
 

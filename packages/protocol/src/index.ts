@@ -204,8 +204,6 @@ export {
   ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from './notifications.js';
-export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
-export { checkOrigin, createOriginCheck } from './originPolicy.js';
 export type { CacheableResult, CacheScope, Cursor, PaginatedRequestParams, PaginatedResult } from './pagination.js';
 export {
   CacheableResultSchema,
@@ -216,8 +214,6 @@ export {
 } from './pagination.js';
 export type { ParamHeader } from './paramHeaders.js';
 export { collectParamHeaders } from './paramHeaders.js';
-export type { PendingRequestsOptions } from './pendingRequests.js';
-export { PendingRequests } from './pendingRequests.js';
 export type {
   GetPromptRequest,
   GetPromptRequestParams,
@@ -298,8 +294,6 @@ export {
   SamplingMessageSchema,
   ToolChoiceSchema,
 } from './sampling.js';
-export type { ServerSessionOptions } from './serverSession.js';
-export { ServerSession } from './serverSession.js';
 export type {
   SubscriptionFilter,
   SubscriptionsAcknowledgedNotification,
@@ -391,6 +385,7 @@ export type {
   ClientTransport,
   MessageHandler,
   RequestContext,
+  TransportClosed,
   TransportErrorCode,
   TransportNotification,
   TransportRequest,

@@ -96,9 +96,26 @@ export interface ClientTransport {
   notify(message: TransportNotification): Promise<void>;
   /**
    * Idempotent. Rejects every in-flight request with a `TransportError('closed')` and releases what the transport
-   * opened (sockets, child processes).
+   * opened (sockets, child processes). {@link closed} has resolved with `initiator: 'local'` by the time the
+   * returned promise resolves, unless the peer had already gone away.
    */
   close(): Promise<void>;
+  /**
+   * Resolves once, when the connection is closed for good: by {@link close}, or because the peer went away (the
+   * server process exited, the socket closed and reconnecting gave up). From then on every request rejects with
+   * `TransportError('closed')`. Never rejects, so it is safe to leave unobserved; listeners attached after the
+   * close still see it. A transport without a connection of its own (Streamable HTTP, where every request is a
+   * separate exchange) resolves it only on {@link close}.
+   */
+  readonly closed: Promise<TransportClosed>;
+}
+
+/** How a {@link ClientTransport}'s connection ended. */
+export interface TransportClosed {
+  /** `local`: the client called `close()`; `remote`: the peer or the channel ended it. */
+  readonly initiator: 'local' | 'remote';
+  /** What the transport knows about a remote end (exit code, close code), as a `TransportError('closed')`. */
+  readonly error?: TransportError | undefined;
 }
 
 /** Why a transport failed. Never serialized onto the wire; callers match on `code`. */

@@ -9,6 +9,7 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
+import { CloseSignal } from '@mcp-tasks/transport-kit';
 import { readSseEvents } from './readSseEvents.js';
 import { mcpNameField } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';
@@ -58,7 +59,12 @@ export class HttpClientTransport implements ClientTransport {
   readonly #fetch: typeof fetch;
   readonly #inFlight = new Set<AbortController>();
   readonly #toolHeaders = new ToolParamHeaders();
-  #closed = false;
+  readonly #close = new CloseSignal();
+  /**
+   * Resolves with `initiator: 'local'` once {@link close} was called. HTTP has no connection to lose: each request
+   * is its own exchange, so a server that went away shows up as failed requests, never here.
+   */
+  readonly closed = this.#close.closed;
 
   constructor(options: HttpClientTransportOptions) {
     this.#url = String(options.url);
@@ -99,8 +105,7 @@ export class HttpClientTransport implements ClientTransport {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (!this.#close.settle({ initiator: 'local' })) return;
     const error = new TransportError('closed', 'Transport closed');
     for (const controller of this.#inFlight) controller.abort(error);
     this.#inFlight.clear();
@@ -112,7 +117,7 @@ export class HttpClientTransport implements ClientTransport {
     options: ClientRequestOptions,
     read: (res: Response, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    if (this.#closed) throw new TransportError('closed', 'Transport closed');
+    if (this.#close.isSettled) throw new TransportError('closed', 'Transport closed');
     const userSignal = options.signal;
     userSignal?.throwIfAborted();
     const controller = new AbortController();

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createOriginCheck, type OriginPolicy } from '@mcp-tasks/protocol';
+import { createOriginCheck, type OriginPolicy } from '@mcp-tasks/transport-kit';
 
 /** DNS-rebinding protection settings (streamable-http.mdx "Security"); see {@link OriginPolicy}. */
 export type OriginGuardOptions = OriginPolicy;

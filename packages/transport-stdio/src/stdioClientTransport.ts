@@ -7,7 +7,8 @@ import type {
   TransportRequest,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { PendingRequests, TransportError } from '@mcp-tasks/protocol';
+import { TransportError } from '@mcp-tasks/protocol';
+import { CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
 import { LineSplitter } from './lineSplitter.js';
 import { DEFAULT_MAX_LINE_BYTES } from './stdioServerTransport.js';
 
@@ -57,6 +58,12 @@ export class StdioClientTransport implements ClientTransport {
   readonly #pending: PendingRequests;
   readonly #graceMs: number;
   #closing: Promise<void> | undefined;
+  readonly #close = new CloseSignal();
+  /**
+   * Resolves once the transport is closed for good: `initiator: 'local'` when {@link close} was called first,
+   * `'remote'` (with the exit code or signal in `error`) when the server process exited on its own.
+   */
+  readonly closed = this.#close.closed;
   /** Resolves when the child has exited and its stdout has been drained. */
   readonly exited: Promise<ChildExit>;
   /** The child's stderr when spawned with `stderr: 'pipe'`, else null. Read it, or it may fill and block the child. */
@@ -105,12 +112,12 @@ export class StdioClientTransport implements ClientTransport {
     child.on('error', () => {});
     this.exited = new Promise((resolve) => {
       child.once('close', (code, signal) => {
-        this.#pending.failAll(
-          new TransportError(
-            'closed',
-            `The server process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'})`,
-          ),
+        const error = new TransportError(
+          'closed',
+          `The server process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'})`,
         );
+        this.#pending.failAll(error);
+        this.#close.settle({ initiator: 'remote', error });
         resolve({ code, signal });
       });
     });
@@ -162,6 +169,7 @@ export class StdioClientTransport implements ClientTransport {
   }
 
   async #shutdown(): Promise<void> {
+    this.#close.settle({ initiator: 'local' });
     this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
     this.#child.stdin?.end();
     if (await this.#exitsWithin(this.#graceMs)) return;

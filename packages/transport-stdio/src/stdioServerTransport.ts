@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { type MessageHandler, ServerSession } from '@mcp-tasks/protocol';
+import type { MessageHandler } from '@mcp-tasks/protocol';
+import { ServerSession } from '@mcp-tasks/transport-kit';
 import { LineSplitter } from './lineSplitter.js';
 
 /** Default {@link StdioServerTransportOptions.maxLineBytes}: 16 MiB. */

@@ -1,6 +1,7 @@
 export { connectWebSocket } from './connectWebSocket.js';
 export { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
 export {
+  DEFAULT_CLOSE_TIMEOUT_MS,
   IDEMPOTENT_METHODS,
   type WebSocketClientOptions,
   WebSocketClientTransport,

@@ -5,7 +5,8 @@ import type {
   TransportRequest,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { PendingRequests, TransportError } from '@mcp-tasks/protocol';
+import { TransportError } from '@mcp-tasks/protocol';
+import { CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
 import { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL } from './subprotocol.js';
 
 /** The subset of the WHATWG `WebSocket` this client uses; both the platform class and `ws` satisfy it. */
@@ -74,7 +75,16 @@ export interface WebSocketClientOptions {
   readonly onError?: (error: TransportError) => void;
   /** Called once when the transport is finally closed (by {@link WebSocketClientTransport.close} or giving up). */
   readonly onClose?: (code: number, reason: string) => void;
+  /**
+   * How long {@link WebSocketClientTransport.close} waits for the server to complete the closing handshake. After
+   * that the socket is terminated (`ws`) or abandoned (browsers, which finish the handshake on their own) and
+   * `close()` resolves; `onClose` then reports code 1006. @default 5000
+   */
+  readonly closeTimeoutMs?: number;
 }
+
+/** Default {@link WebSocketClientOptions.closeTimeoutMs}. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
 
 const OPEN = 1;
 
@@ -94,10 +104,16 @@ export class WebSocketClientTransport implements ClientTransport {
   #socket: WebSocketLike;
   #state: 'open' | 'reconnecting' | 'closed' = 'open';
   #finished = false;
-  #resolveClosed: () => void = () => {};
-  readonly #closed = new Promise<void>((resolve) => {
-    this.#resolveClosed = resolve;
+  #resolveFinished: () => void = () => {};
+  readonly #finishedPromise = new Promise<void>((resolve) => {
+    this.#resolveFinished = resolve;
   });
+  readonly #close = new CloseSignal();
+  /**
+   * Resolves once the transport is closed for good: `initiator: 'local'` when {@link close} was called first,
+   * `'remote'` (the close code in `error`) when the socket closed and was not, or could no longer be, reconnected.
+   */
+  readonly closed = this.#close.closed;
   #cancelWait: (() => void) | undefined;
 
   private constructor(url: string, Impl: WebSocketConstructor, socket: WebSocketLike, options: WebSocketClientOptions) {
@@ -140,12 +156,32 @@ export class WebSocketClientTransport implements ClientTransport {
     if (this.#state !== 'closed') {
       const wasOpen = this.#state === 'open';
       this.#state = 'closed';
+      this.#close.settle({ initiator: 'local' });
       this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
       this.#cancelWait?.();
       if (wasOpen) this.#socket.close(1000, 'Client closed');
       else this.#finish(1000, 'Client closed');
     }
-    await this.#closed;
+    await this.#finishedWithin(this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+  }
+
+  /** Waits for the closing handshake; a server that never completes it cannot hold `close()` forever. */
+  async #finishedWithin(ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        const socket = this.#socket as WebSocketLike & { terminate?: () => void };
+        socket.onclose = null;
+        socket.terminate?.();
+        this.#finish(1006, 'The closing handshake timed out');
+        resolve();
+      }, ms);
+    });
+    try {
+      await Promise.race([this.#finishedPromise, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #attach(socket: WebSocketLike): void {
@@ -217,9 +253,11 @@ export class WebSocketClientTransport implements ClientTransport {
     if (this.#finished) return;
     this.#finished = true;
     this.#state = 'closed';
-    this.#pending.failAll(new TransportError('closed', `The WebSocket closed (code ${code})`));
+    const error = new TransportError('closed', `The WebSocket closed (code ${code})`);
+    this.#pending.failAll(error);
+    this.#close.settle({ initiator: 'remote', error });
     this.#options.onClose?.(code, reason);
-    this.#resolveClosed();
+    this.#resolveFinished();
   }
 
   #write(message: TransportRequest | TransportNotification): void {

@@ -1,13 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  createOriginCheck,
-  type MessageHandler,
-  type OriginCheckInput,
-  type OriginPolicy,
-  ServerSession,
-} from '@mcp-tasks/protocol';
+import type { MessageHandler } from '@mcp-tasks/protocol';
+import { createOriginCheck, type OriginCheckInput, type OriginPolicy, ServerSession } from '@mcp-tasks/transport-kit';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
 import { MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';

@@ -1,4 +1,4 @@
-import { checkOrigin } from '@mcp-tasks/protocol';
+import { checkOrigin } from '@mcp-tasks/transport-kit';
 import { describe, expect, it } from 'vitest';
 import { tokenFromUpgrade } from '../src/subprotocol.js';
 

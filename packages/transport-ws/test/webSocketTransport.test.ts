@@ -2,10 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageHandler, TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { connectWebSocket } from '../src/connectWebSocket.js';
-import type { WebSocketClientTransport } from '../src/webSocketClientTransport.js';
+import {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  WebSocketClientTransport,
+  type WebSocketConstructor,
+} from '../src/webSocketClientTransport.js';
 import { type WebSocketListenOptions, WebSocketServerTransport } from '../src/webSocketServerTransport.js';
 import { fakeHandler } from './fakeHandler.js';
 
@@ -293,6 +297,65 @@ describe('WebSocketClientTransport', () => {
     await hanging;
     await expect(c.request(req(2, 'echo'))).rejects.toMatchObject({ code: 'closed' });
     await expect(c.notify({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'closed' });
+  });
+
+  it('close() gives up on a server that never completes the closing handshake, and terminates the socket', async () => {
+    const sockets: SilentSocket[] = [];
+    class SilentSocket {
+      readyState = 0;
+      protocol = '';
+      terminated = false;
+      closeCalls = 0;
+      onopen: ((event: never) => void) | null = null;
+      onmessage: ((event: never) => void) | null = null;
+      onclose: ((event: never) => void) | null = null;
+      onerror: ((event: never) => void) | null = null;
+      constructor() {
+        sockets.push(this);
+        queueMicrotask(() => {
+          this.readyState = 1;
+          this.protocol = 'mcp';
+          this.onopen?.({} as never);
+        });
+      }
+      send(): void {}
+      /** Starts the closing handshake that the server never answers: no close event ever arrives. */
+      close(): void {
+        this.closeCalls += 1;
+        this.readyState = 2;
+      }
+      terminate(): void {
+        this.terminated = true;
+      }
+    }
+    const codes: number[] = [];
+    const c = await WebSocketClientTransport.connect('ws://127.0.0.1:1/mcp', {
+      WebSocket: SilentSocket as unknown as WebSocketConstructor,
+      reconnect: false,
+      onClose: (code) => codes.push(code),
+    });
+    const hanging = expect(c.request(req(1, 'hang'))).rejects.toMatchObject({ code: 'closed' });
+    vi.useFakeTimers();
+    try {
+      let closed = false;
+      const closing = c.close().then(() => {
+        closed = true;
+      });
+      await vi.advanceTimersByTimeAsync(DEFAULT_CLOSE_TIMEOUT_MS - 1);
+      expect(closed).toBe(false);
+      expect(sockets[0]?.terminated).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await closing;
+    } finally {
+      vi.useRealTimers();
+    }
+    await hanging;
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]?.closeCalls).toBe(1);
+    expect(sockets[0]?.terminated).toBe(true);
+    expect(codes).toEqual([1006]);
+    expect(await c.closed).toEqual({ initiator: 'local' });
+    await c.close();
   });
 
   it('rejects connect with TransportError(closed) when nothing listens', async () => {

@@ -5,8 +5,8 @@
 import { McpClient, type McpClientOptions, type TaskSupportOptions } from '@mcp-tasks/client';
 import type { MessageHandler, TransportNotification } from '@mcp-tasks/protocol';
 import { McpServer, type McpServerOptions } from '@mcp-tasks/server';
+import { type LinkedPair, linkedPair } from '@mcp-tasks/transport-kit/testing';
 import { expect, onTestFinished } from 'vitest';
-import { type LinkedPair, linkedPair } from '../src/index.js';
 
 /** One message the server handled, as it arrived, with what it sent back. */
 export interface LoggedExchange {

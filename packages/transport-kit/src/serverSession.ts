@@ -1,12 +1,11 @@
-import { isRecord } from './isRecord.js';
 import type {
   MessageHandler,
   RequestContext,
   TransportNotification,
   TransportRequestId,
   TransportResponse,
-} from './transport.js';
-import { TransportError } from './transport.js';
+} from '@mcp-tasks/protocol';
+import { isRecord, TransportError } from '@mcp-tasks/protocol';
 
 /** Options for {@link ServerSession}. */
 export interface ServerSessionOptions {

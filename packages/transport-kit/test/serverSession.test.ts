@@ -1,6 +1,6 @@
+import type { MessageHandler, RequestContext, TransportResponse } from '@mcp-tasks/protocol';
+import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import type { MessageHandler, RequestContext, TransportResponse } from '../src/index.js';
-import { TransportError } from '../src/index.js';
 import { ServerSession } from '../src/serverSession.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';

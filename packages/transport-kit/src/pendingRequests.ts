@@ -1,13 +1,11 @@
-import { isRecord } from './isRecord.js';
-import { META } from './meta.js';
 import type {
   ClientRequestOptions,
   TransportNotification,
   TransportRequest,
   TransportRequestId,
   TransportResponse,
-} from './transport.js';
-import { TransportError } from './transport.js';
+} from '@mcp-tasks/protocol';
+import { isRecord, META, TransportError } from '@mcp-tasks/protocol';
 
 const SUBSCRIPTION_ID = META.subscriptionId;
 

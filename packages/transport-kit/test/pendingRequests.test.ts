@@ -1,6 +1,6 @@
+import type { TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
+import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
-import type { TransportNotification, TransportRequest } from '../src/index.js';
-import { TransportError } from '../src/index.js';
 import { PendingRequests } from '../src/pendingRequests.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';

@@ -13,6 +13,7 @@ import type {
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
+import { CloseSignal } from '../closeSignal.js';
 
 /** Options of {@link linkedPair}. */
 export interface LinkedPairOptions {
@@ -33,6 +34,12 @@ export interface LinkedPair extends ClientTransport {
   readonly inFlight: number;
   /** Resolves once every handler call started so far (requests and notifications) has settled. */
   idle(): Promise<void>;
+  /**
+   * Simulates the server going away: does what {@link ClientTransport.close} does, but {@link closed} reports
+   * `initiator: 'remote'` with a `TransportError('closed')`. For testing how a client copes with a lost
+   * connection. Idempotent, and a no-op after `close()`.
+   */
+  disconnect(): void;
 }
 
 interface Pending {
@@ -59,13 +66,15 @@ interface Pending {
  * handler still produces is dropped. A client `notifications/cancelled` only aborts the handler context (as on a
  * wire the server then stays silent, so the request settles when its own signal aborts or the pair closes). Other
  * notifications are handed to the handler like any message. `close()` is idempotent: it aborts every handler
- * context with `TransportError('closed')` and rejects every in-flight request, and every later call, with it.
+ * context with `TransportError('closed')` and rejects every in-flight request, and every later call, with it;
+ * `closed` then resolves with `initiator: 'local'` (`'remote'` after {@link LinkedPair.disconnect}).
  */
 export function linkedPair(handler: MessageHandler, options: LinkedPairOptions = {}): LinkedPair {
   const pending = new Map<TransportRequestId, Pending>();
   const untracked = new Set<AbortController>();
   const settling = new Set<Promise<unknown>>();
   let closedError: TransportError | undefined;
+  const closeSignal = new CloseSignal();
 
   const report = (message: string, cause?: unknown): void => {
     options.onError?.(new Error(message, cause === undefined ? undefined : { cause }));
@@ -174,6 +183,18 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
     entry.controller.abort(new DOMException(reason, 'AbortError'));
   };
 
+  const shutDown = (error: TransportError, initiator: 'local' | 'remote'): void => {
+    if (closedError !== undefined) return;
+    closedError = error;
+    for (const entry of [...pending.values()]) {
+      entry.finish();
+      entry.controller.abort(error);
+      entry.reject(error);
+    }
+    for (const controller of untracked) controller.abort(error);
+    closeSignal.settle(initiator === 'local' ? { initiator } : { initiator, error });
+  };
+
   return {
     request,
     async notify(message) {
@@ -199,16 +220,12 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
       );
     },
     async close() {
-      if (closedError !== undefined) return;
-      const error = new TransportError('closed', 'The linked pair closed');
-      closedError = error;
-      for (const entry of [...pending.values()]) {
-        entry.finish();
-        entry.controller.abort(error);
-        entry.reject(error);
-      }
-      for (const controller of untracked) controller.abort(error);
+      shutDown(new TransportError('closed', 'The linked pair closed'), 'local');
     },
+    disconnect() {
+      shutDown(new TransportError('closed', 'The server side of the linked pair went away'), 'remote');
+    },
+    closed: closeSignal.closed,
     get inFlight() {
       let count = 0;
       for (const entry of pending.values()) if (!entry.controller.signal.aborted) count += 1;

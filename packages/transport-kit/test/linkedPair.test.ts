@@ -1,7 +1,7 @@
 import type { MessageHandler, RequestContext, TransportNotification, TransportResponse } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { linkedPair } from '../src/index.js';
+import { linkedPair } from '../src/testing/index.js';
 
 const request = (id: number, method = 'ping', params: Record<string, unknown> = {}) =>
   ({ jsonrpc: '2.0', id, method, params }) as const;

@@ -1,0 +1,12 @@
+/**
+ * @mcp-tasks/transport-kit: the runtime-neutral plumbing every mcp-tasks transport shares (server sessions over a
+ * message channel, client-side request correlation, the close signal, the Host/Origin check). No `node:` imports.
+ */
+
+export { CloseSignal } from './closeSignal.js';
+export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
+export { checkOrigin, createOriginCheck } from './originPolicy.js';
+export type { PendingRequestsOptions } from './pendingRequests.js';
+export { PendingRequests } from './pendingRequests.js';
+export type { ServerSessionOptions } from './serverSession.js';
+export { ServerSession } from './serverSession.js';

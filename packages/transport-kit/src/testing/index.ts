@@ -1,0 +1,12 @@
+/**
+ * @mcp-tasks/transport-kit/testing: the transport contract suite (vitest, an optional peer dependency), the fake
+ * handler it serves, and an in-memory linked client/server pair for tests and examples.
+ */
+
+export type { ContractHandler, ContractState } from './contractHandler.js';
+export { createContractHandler } from './contractHandler.js';
+export type { RawChannel, TransportContractOptions, TransportUnderTest } from './describeTransportContract.js';
+export { describeTransportContract } from './describeTransportContract.js';
+export type { LinkedPair, LinkedPairOptions } from './linkedPair.js';
+export { linkedPair } from './linkedPair.js';
+export { MessageQueue } from './messageQueue.js';

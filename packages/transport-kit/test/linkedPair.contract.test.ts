@@ -1,0 +1,8 @@
+import { describeTransportContract, linkedPair } from '../src/testing/index.js';
+
+describeTransportContract('in-memory linked pair', {
+  start: async (handler) => {
+    const client = linkedPair(handler);
+    return { client, close: () => client.close(), dropServer: async () => client.disconnect() };
+  },
+});
