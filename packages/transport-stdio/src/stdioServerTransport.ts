@@ -6,6 +6,12 @@ import { LineSplitter } from './lineSplitter.js';
 /** Default {@link StdioServerTransportOptions.maxLineBytes}: 16 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Default {@link StdioServerTransportOptions.outputHighWaterMark}: 1 MiB, the same bound the WebSocket server keeps
+ * per socket.
+ */
+export const DEFAULT_OUTPUT_HIGH_WATER_MARK = 1024 * 1024;
+
 /** How long shutdown waits for aborted handlers to settle before giving up on them. */
 const SHUTDOWN_TIMEOUT_MS = 5000;
 
@@ -17,6 +23,13 @@ export interface StdioServerTransportOptions {
   readonly stdout?: Writable;
   /** Longest accepted inbound line in bytes; longer lines get a `-32600` error (no id) and are skipped. @default 16 MiB */
   readonly maxLineBytes?: number;
+  /**
+   * Bytes of output stdout may hold unwritten before the transport stops taking new work: above it, and once stdout
+   * reports itself full, reading stdin pauses (lines already read wait) until stdout emits `'drain'`. A client that
+   * stops reading its end of the pipe thus holds the server at a bounded amount of memory instead of growing it.
+   * @default 1 MiB
+   */
+  readonly outputHighWaterMark?: number;
   /** Principal for every request (stdio has no authentication of its own; the spawning user is trusted). */
   readonly principal?: string;
   /** Non-fatal problems (client sent a response, handler threw). Never written to stdout. @default write to stderr */
@@ -37,7 +50,12 @@ export class StdioServerTransport {
   readonly #stdout: Writable;
   readonly #session: ServerSession;
   readonly #splitter: LineSplitter;
+  readonly #outputHighWaterMark: number;
   #started = false;
+  /** True while stdout is over the high-water mark: stdin is paused and lines wait in {@link #backlog}. */
+  #throttled = false;
+  /** Lines read before reading paused, handed to the runtime on `'drain'`. At most what stdin had buffered. */
+  #backlog: string[] = [];
   /** Lines written in this tick, flushed together on the next one: one write syscall for many responses. */
   #pending = '';
   #closing: Promise<void> | undefined;
@@ -49,6 +67,7 @@ export class StdioServerTransport {
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
     const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#outputHighWaterMark = options.outputHighWaterMark ?? DEFAULT_OUTPUT_HIGH_WATER_MARK;
     const onError = options.onError ?? ((error: Error) => process.stderr.write(`mcp stdio server: ${error.message}\n`));
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
@@ -61,7 +80,7 @@ export class StdioServerTransport {
     });
     this.#splitter = new LineSplitter({
       maxLineBytes,
-      onLine: (line) => this.#session.receiveText(line),
+      onLine: (line) => this.#takeLine(line),
       onOverflow: () =>
         this.#writeLine(
           JSON.stringify({
@@ -110,6 +129,30 @@ export class StdioServerTransport {
     if (text === '') return;
     this.#pending = '';
     this.#stdout.write(text);
+    this.#throttleIfFull();
+  };
+
+  #takeLine(line: string): void {
+    if (this.#throttled) this.#backlog.push(line);
+    else this.#session.receiveText(line);
+  }
+
+  /** Stops taking new work while stdout holds more than the high-water mark and waits for `'drain'`. */
+  #throttleIfFull(): void {
+    if (this.#throttled || this.#closing !== undefined) return;
+    if (this.#stdout.writableLength < this.#outputHighWaterMark || !this.#stdout.writableNeedDrain) return;
+    this.#throttled = true;
+    this.#stdin.pause();
+    this.#stdout.once('drain', this.#onDrain);
+  }
+
+  readonly #onDrain = (): void => {
+    this.#throttled = false;
+    if (this.#closing !== undefined) return;
+    const lines = this.#backlog;
+    this.#backlog = [];
+    for (const line of lines) this.#session.receiveText(line);
+    this.#stdin.resume();
   };
 
   readonly #onData = (chunk: Buffer | string): void => {
@@ -131,6 +174,8 @@ export class StdioServerTransport {
     this.#stdin.off('end', this.#onEnd);
     this.#stdin.off('error', this.#onEnd);
     this.#stdin.pause();
+    this.#stdout.off('drain', this.#onDrain);
+    this.#backlog = [];
     this.#session.close();
     await this.#session.idle(SHUTDOWN_TIMEOUT_MS);
     // Whatever was answered before the close still goes out before `closed` resolves (and serveStdio exits).

@@ -1,6 +1,6 @@
-import { PassThrough, Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import { StdioServerTransport } from '../src/stdioServerTransport.js';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_OUTPUT_HIGH_WATER_MARK, StdioServerTransport } from '../src/stdioServerTransport.js';
 import { RawServer, textUntil } from './helpers.js';
 
 const servers: RawServer[] = [];
@@ -149,5 +149,84 @@ describe('StdioServerTransport (in-process streams)', () => {
     stdin.end(`${JSON.stringify(echo(1))}\n`);
     await transport.closed;
     expect(JSON.parse(String(stdout.read()))).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+});
+
+describe('StdioServerTransport backpressure', () => {
+  /** A client that has stopped reading its end of the pipe until `release()`. */
+  function stalledOutput() {
+    const held: Array<() => void> = [];
+    let text = '';
+    let stalled = true;
+    const stdout = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        text += chunk.toString();
+        if (stalled) held.push(callback);
+        else callback();
+      },
+    });
+    const release = (): void => {
+      stalled = false;
+      for (const callback of held.splice(0)) callback();
+    };
+    return {
+      stdout,
+      release,
+      ids: () =>
+        text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line).id),
+    };
+  }
+
+  /** Requests arriving one per event-loop turn, as from a pipe, and only as fast as the server reads them. */
+  function requestSource(count: number) {
+    let sent = 0;
+    // A small buffer, as a pipe has: the source produces little more than the server reads.
+    const stdin = new Readable({
+      highWaterMark: 64,
+      read() {
+        if (sent === count) {
+          setImmediate(() => this.push(null));
+          return;
+        }
+        sent += 1;
+        const line = `${JSON.stringify({ jsonrpc: '2.0', id: sent, method: 'big' })}\n`;
+        setImmediate(() => this.push(line));
+      },
+    });
+    return { stdin, sent: () => sent };
+  }
+
+  it('stops reading stdin while stdout holds more than 1 MiB, and resumes on drain without losing a response', async () => {
+    const count = 200;
+    const { stdin, sent } = requestSource(count);
+    const output = stalledOutput();
+    let handled = 0;
+    const transport = new StdioServerTransport(
+      async (message) => {
+        handled += 1;
+        const { id } = message as { id: number };
+        return { jsonrpc: '2.0', id, result: { blob: 'x'.repeat(64 * 1024) } };
+      },
+      { stdin, stdout: output.stdout },
+    );
+    transport.start();
+    await vi.waitFor(() => expect(stdin.isPaused()).toBe(true));
+    const handledWhenPaused = handled;
+    expect(output.stdout.writableLength).toBeGreaterThanOrEqual(DEFAULT_OUTPUT_HIGH_WATER_MARK);
+    // Bounded: the 1 MiB mark plus what was already read, not all 200 responses of 64 KiB.
+    expect(handledWhenPaused).toBeLessThan(count);
+    // Nothing new is taken while the client does not read.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(handled).toBe(handledWhenPaused);
+    expect(sent()).toBeLessThan(count);
+
+    output.release();
+    await transport.closed;
+    expect(handled).toBe(count);
+    expect(output.ids()).toEqual(Array.from({ length: count }, (_, i) => i + 1));
   });
 });
