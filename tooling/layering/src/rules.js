@@ -1,0 +1,28 @@
+/**
+ * The dependency arrows of the published packages (directory name under packages/ → the workspace packages it may
+ * import). Everything not listed here is forbidden; apps/* and tooling/* compose freely and are not checked.
+ *
+ *   protocol ← transport-kit ← transport-stdio | transport-http | transport-ws
+ *   protocol ← task-store ← server
+ *   protocol ← client
+ */
+/** @type {Readonly<Record<string, readonly string[]>>} */
+export const LAYERS = {
+  protocol: [],
+  'transport-kit': ['protocol'],
+  'transport-stdio': ['protocol', 'transport-kit'],
+  'transport-http': ['protocol', 'transport-kit'],
+  'transport-ws': ['protocol', 'transport-kit'],
+  'task-store': ['protocol'],
+  server: ['protocol', 'task-store'],
+  client: ['protocol'],
+};
+
+/** Packages whose src must run in browsers, Deno, Bun and Workers: no `node:` imports. */
+export const RUNTIME_NEUTRAL = ['protocol', 'transport-kit', 'task-store', 'server', 'client'];
+
+/** Private build configuration a package may list in devDependencies (never imported from src). */
+export const BUILD_CONFIG = ['@mcp-tasks/tsconfig', '@mcp-tasks/vitest-config'];
+
+/** The npm scope of the workspace packages. */
+export const SCOPE = '@mcp-tasks/';
