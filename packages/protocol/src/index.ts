@@ -214,7 +214,6 @@ export {
   PaginatedRequestParamsSchema,
   PaginatedResultSchema,
 } from './pagination.js';
-export type { ParamHeader } from './paramHeaders.js';
 export { collectParamHeaders } from './paramHeaders.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
@@ -390,7 +389,9 @@ export type {
   ClientRequestOptions,
   ClientTransport,
   MessageHandler,
+  ParamHeader,
   RequestContext,
+  ServerEndpoint,
   TransportErrorCode,
   TransportNotification,
   TransportRequest,
