@@ -252,9 +252,15 @@ describe('createFetchHandler: Mcp-Param-* against the endpoint’s x-mcp-header 
 describe('mounted the way the README shows', () => {
   it('runs as a Workers/Bun/Deno style `export default { fetch }` object', async () => {
     const runtime = fakeRuntime();
-    const worker = { fetch: createFetchHandler(runtime.handler, { allowedHosts: ['localhost'] }) };
+    // As in the README.
+    const mcp = createFetchHandler(runtime.handler, { allowedHosts: ['localhost'] });
+    const worker = {
+      fetch: (request: Request) =>
+        new URL(request.url).pathname === '/mcp' ? mcp(request) : new Response(null, { status: 404 }),
+    };
     const res = await worker.fetch(post(rpc(30, 'tools/list'), mcpHeaders('tools/list')));
     expect(await res.json()).toMatchObject({ id: 30, result: { resultType: 'complete' } });
+    expect((await worker.fetch(new Request('http://localhost:8787/other'))).status).toBe(404);
   });
 });
 
