@@ -50,6 +50,7 @@ export function createFetchHandler(
 ): FetchHandler {
   const binding = new HttpBinding(endpoint, options);
   const authenticate = options.authenticate;
+  const clientGone = errorReply(400, ErrorCode.InvalidRequest, 'The client aborted the request');
 
   const principalOf = async (request: Request): Promise<string | Response> => {
     if (authenticate === undefined) return '';
@@ -83,9 +84,13 @@ export function createFetchHandler(
     const outcome = binding.dispatch(message, header, sink, authenticate === undefined ? undefined : principal);
     if ('status' in outcome) return toResponse(outcome);
     sink.onCancel = outcome.close;
+    const gone = (): void => {
+      outcome.close();
+      sink.abandon(clientGone);
+    };
     const signal = request.signal;
-    if (signal.aborted) outcome.close();
-    else signal.addEventListener('abort', outcome.close, { once: true });
+    if (signal.aborted) gone();
+    else signal.addEventListener('abort', gone, { once: true });
     return sink.response;
   };
 }

@@ -19,6 +19,7 @@ export class FetchResponseSink implements ResponseSink {
   #resolve: (response: Response) => void = () => {};
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #open = false;
+  #settled = false;
 
   constructor() {
     this.response = new Promise((resolve) => {
@@ -27,7 +28,21 @@ export class FetchResponseSink implements ResponseSink {
   }
 
   reply(status: number, body: string | undefined): void {
-    this.#resolve(new Response(body ?? null, { status, headers: body === undefined ? undefined : JSON_HEADERS }));
+    this.#settle(new Response(body ?? null, { status, headers: body === undefined ? undefined : JSON_HEADERS }));
+  }
+
+  /**
+   * The client went away before any response: settles {@link FetchResponseSink.response} with `reply` (nobody may
+   * read it, but the platform must not be left waiting on a promise that never settles). No-op once settled.
+   */
+  abandon(reply: HttpReply): void {
+    this.#settle(toResponse(reply));
+  }
+
+  #settle(response: Response): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(response);
   }
 
   openStream(headers: Readonly<Record<string, string>>): void {
@@ -45,7 +60,7 @@ export class FetchResponseSink implements ResponseSink {
       { highWaterMark: 0, size: (chunk) => chunk.byteLength },
     );
     this.#open = true;
-    this.#resolve(new Response(stream, { status: 200, headers }));
+    this.#settle(new Response(stream, { status: 200, headers }));
   }
 
   write(chunk: string): number {

@@ -1,7 +1,7 @@
 // Drives createFetchHandler with nothing but fetch `Request` and `Response` objects: no sockets, no node:http.
-import type { ServerEndpoint } from '@mcp-tasks/protocol';
+import type { RequestContext, ServerEndpoint } from '@mcp-tasks/protocol';
 import { Hono } from 'hono';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFetchHandler, type FetchHandlerOptions } from '../src/fetch.js';
 import { readSseEvents } from '../src/readSseEvents.js';
 import { fakeRuntime, mcpHeaders, meta, rpc } from './fakes.js';
@@ -94,6 +94,21 @@ describe('createFetchHandler: exchanges', () => {
     controller.abort();
     await recorded.aborted;
     expect(recorded.contexts[0]?.signal.aborted).toBe(true);
+  });
+
+  it('settles the Response when request.signal aborts before the runtime answered (no stream yet)', async () => {
+    const contexts: RequestContext[] = [];
+    const handler = createFetchHandler(async (message, context) => {
+      contexts.push(context);
+      await new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }));
+      return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { resultType: 'complete' } };
+    });
+    const controller = new AbortController();
+    const pending = handler(post(rpc(16, 'tools/list'), mcpHeaders('tools/list'), { signal: controller.signal }));
+    await vi.waitFor(() => expect(contexts).toHaveLength(1));
+    controller.abort();
+    expect((await pending).status).toBe(400);
+    expect(contexts[0]?.signal.aborted).toBe(true);
   });
 
   it('sends keep-alive comments on a quiet stream', async () => {
