@@ -118,7 +118,8 @@ export class HttpClientTransport implements ClientTransport {
         const params = cursor === undefined ? { _meta: meta } : { cursor, _meta: meta };
         const id = `tools-list-${++this.#listings}`;
         const response = await this.#send({ jsonrpc: '2.0', id, method: 'tools/list', params }, {});
-        if (!('result' in response)) return;
+        // A server that answers tools/list with an error has no listing to offer: do not ask before every call.
+        if (!('result' in response)) break;
         const next = response.result.nextCursor;
         cursor = typeof next === 'string' ? next : undefined;
       } while (cursor !== undefined);

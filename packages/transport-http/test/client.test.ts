@@ -305,6 +305,22 @@ describe('HttpClientTransport: x-mcp-header (Mcp-Param-*)', () => {
     expect(sent.map((h) => h['mcp-method']).slice(5)).toEqual(['tools/call']);
   });
 
+  it('lists once only when the server answers tools/list with an error', async () => {
+    const { endpoint } = toolServer([]);
+    const noListing: ServerEndpoint = {
+      ...endpoint,
+      handle: async (raw, context) => {
+        const message = raw as TransportRequest;
+        if (message.method !== 'tools/list') return endpoint.handle(raw, context);
+        return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      },
+    };
+    const { client, sent } = await connect(noListing);
+    await client.request(call(1, {}, 'anything'));
+    await client.request(call(2, {}, 'other'));
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'tools/call', 'tools/call']);
+  });
+
   it('on -32020 from a tool whose annotations changed, lists again and retries once with the new headers', async () => {
     const { endpoint, setTools } = toolServer([plain, { ...executeSql, inputSchema: { type: 'object' } }]);
     const { client, sent } = await connect(endpoint);
