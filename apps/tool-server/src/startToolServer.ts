@@ -35,9 +35,7 @@ export async function startToolServer(
     transport =
       options.transport === 'stdio'
         ? serveStdio(server.handle, logger)
-        : await (options.transport === 'ws'
-            ? serveWs(server.handle, options, logger)
-            : serveHttp(server.handle, options));
+        : await (options.transport === 'ws' ? serveWs(server.handle, options, logger) : serveHttp(server, options));
   } catch (error) {
     await server.close();
     throw error;

@@ -212,7 +212,6 @@ export {
   PaginatedRequestParamsSchema,
   PaginatedResultSchema,
 } from './pagination.js';
-export type { ParamHeader } from './paramHeaders.js';
 export { collectParamHeaders } from './paramHeaders.js';
 export type {
   GetPromptRequest,
@@ -384,7 +383,9 @@ export type {
   ClientRequestOptions,
   ClientTransport,
   MessageHandler,
+  ParamHeader,
   RequestContext,
+  ServerEndpoint,
   TransportClosed,
   TransportErrorCode,
   TransportNotification,

@@ -1,4 +1,5 @@
 import { isRecord } from './isRecord.js';
+import type { ParamHeader } from './transport.js';
 
 /**
  * SEP-2243 `x-mcp-header` annotations: which tool arguments are mirrored into `Mcp-Param-*` HTTP headers. Shared by
@@ -10,12 +11,6 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
 /** Keywords whose values are instance data, not subschemas: an `x-mcp-header` key inside them is just data. */
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(['const', 'default', 'enum', 'examples']);
-
-/** One annotated argument: the `properties` path to its value and the header name suffix. */
-export interface ParamHeader {
-  readonly path: readonly string[];
-  readonly name: string;
-}
 
 /**
  * Collects a tool's `x-mcp-header` annotations, or returns the reason the tool must be rejected (streamable-http.mdx

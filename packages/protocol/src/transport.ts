@@ -53,8 +53,6 @@ export interface RequestContext {
    * bound to it: a task created by one principal is invisible to every other.
    */
   readonly principal?: string;
-  /** Inbound HTTP headers, lower-cased names, when the transport has headers (Streamable HTTP). */
-  readonly headers?: Readonly<Record<string, string | undefined>>;
   /**
    * Sends a notification scoped to this request (progress, log messages, a listen stream's ack and
    * notifications). Delivered before the response, in call order. Calls after the response are dropped.
@@ -73,6 +71,28 @@ export interface RequestContext {
  * `context.notify`) and resolves with the final listen result when the server ends it or `context.signal` aborts.
  */
 export type MessageHandler = (message: unknown, context: RequestContext) => Promise<TransportResponse | undefined>;
+
+/** One tool argument annotated with `x-mcp-header`: the `properties` path to its value and the header name suffix. */
+export interface ParamHeader {
+  readonly path: readonly string[];
+  readonly name: string;
+}
+
+/**
+ * A server runtime as a transport receives it: the {@link MessageHandler}, plus what a binding that mirrors body
+ * fields into its own framing must check before it hands a message over. Streamable HTTP mirrors every tool
+ * argument annotated with `x-mcp-header` into an `Mcp-Param-{name}` header and must reject a `tools/call` whose
+ * headers disagree with its arguments; only the runtime knows the tools, so it answers that question here. Other
+ * transports use `handle` alone.
+ */
+export interface ServerEndpoint {
+  readonly handle: MessageHandler;
+  /**
+   * The annotated arguments of the tool named `toolName`, in schema order: empty when the tool has none or is
+   * unknown (the runtime then answers the call itself). Called once per `tools/call`, so it should be a lookup.
+   */
+  toolParamHeaders(toolName: string): readonly ParamHeader[];
+}
 
 /** Options for one client request. */
 export interface ClientRequestOptions {

@@ -1,8 +1,10 @@
 import {
   ErrorCode,
   META,
+  type ParamHeader,
   ProtocolError,
   type RequestContext,
+  type ServerEndpoint,
   SUPPORTED_PROTOCOL_VERSIONS,
   TASKS_EXTENSION_ID,
   type TransportResponse,
@@ -74,15 +76,20 @@ export interface McpServerOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
+const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
+
 /** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
 const ANONYMOUS_OWNER = '\u0000anonymous';
 
 /**
- * A stateless MCP 2026-07-28 server with the complete Tasks extension. {@link McpServer.handle} is the transport
- * seam (`MessageHandler`): every transport adapts it and nothing else. Every request is judged on its own `_meta`
- * (S3); register tools, prompts and resources before or while serving (changes notify listen streams).
+ * A stateless MCP 2026-07-28 server with the complete Tasks extension. It is a `ServerEndpoint`: pass the server
+ * itself to an HTTP transport (`listen(server)`, `createFetchHandler(server)`), which also needs
+ * {@link McpServer.toolParamHeaders}; message transports (stdio, WebSocket) take {@link McpServer.handle}. Every
+ * request is judged on its own `_meta`; register tools, prompts and resources before or while serving (changes
+ * notify listen streams).
  */
-export class McpServer {
+export class McpServer implements ServerEndpoint {
   readonly #options: McpServerOptions;
   /** The `_meta` of a result that carries none of its own: built once, frozen, shared by every such result. */
   readonly #serverMeta: JsonObject;
@@ -115,6 +122,16 @@ export class McpServer {
     });
     this.#hub = new ListenHub(this.#store);
     this.handle = this.handle.bind(this);
+    this.toolParamHeaders = this.toolParamHeaders.bind(this);
+  }
+
+  /**
+   * The arguments of the tool named `toolName` that its input schema annotates with `x-mcp-header`: Streamable HTTP
+   * carries each in an `Mcp-Param-{name}` header that the HTTP transport checks against the call's arguments before
+   * it hands the call to {@link McpServer.handle}. Empty for a tool without annotations or an unknown tool. Bound.
+   */
+  toolParamHeaders(toolName: string): readonly ParamHeader[] {
+    return this.#tools.get(toolName)?.headerParams ?? NO_PARAM_HEADERS;
   }
 
   /** Registers a tool (listed in registration order). Throws on a duplicate or invalid definition. */

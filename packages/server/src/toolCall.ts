@@ -3,7 +3,6 @@ import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, missingCapability } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
-import { checkHeaderParams } from './mcpParamHeaders.js';
 import { InputRequired, readMrtrParams, readRequestState, toInputRequiredResult } from './mrtr.js';
 import type { RequestStateSigner } from './requestState.js';
 import type { TaskRuntime } from './taskRuntime.js';
@@ -27,8 +26,7 @@ export interface ToolCallRequest {
 }
 
 /**
- * Serves `tools/call`, in this order: unknown tool (`-32602`); `Mcp-Param-*` headers when the transport has
- * headers (`-32020`); the task policy against this request's own capabilities (`-32021` for a `required` tool,
+ * Serves `tools/call`, in this order: unknown tool (`-32602`); the task policy against this request's own capabilities (`-32021` for a `required` tool,
  * S5; a legacy `task` param is ignored, S39); argument validation (an `isError` result the model can read); the
  * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists (S10);
  * then the handler, synchronously or as a task.
@@ -39,7 +37,6 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const tool = deps.tools.get(params.name);
   if (tool === undefined) throw invalidParams(`Invalid params: unknown tool ${params.name}`);
   const args = readArguments(params);
-  if (context.headers !== undefined) checkHeaderParams(tool.headerParams, args ?? {}, context.headers);
 
   const declared = declaresTasks(envelope.clientCapabilities);
   if (tool.taskSupport === 'required' && !declared) {

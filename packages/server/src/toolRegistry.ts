@@ -1,8 +1,9 @@
+import type { ParamHeader } from '@mcp-tasks/protocol';
 import type { z } from 'zod';
 import { formatZodError } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { RawJsonSchema, type SchemaInput, toWireSchema } from './jsonSchema.js';
-import { collectHeaderParams, type HeaderParam } from './mcpParamHeaders.js';
+import { collectHeaderParams } from './mcpParamHeaders.js';
 import type { InputRequired } from './mrtr.js';
 import type { HandlerContext, ToolContext } from './toolContext.js';
 
@@ -64,7 +65,8 @@ export interface RegisteredTool {
   readonly taskSupport: TaskSupport;
   /** The wire `Tool` object, frozen. */
   readonly wire: JsonObject;
-  readonly headerParams: readonly HeaderParam[];
+  /** The arguments mirrored into `Mcp-Param-*` headers on Streamable HTTP. */
+  readonly headerParams: readonly ParamHeader[];
   /** Validates `arguments`; a failure message is reported to the model as an `isError` result. */
   parseArguments(args: JsonObject): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
 }

@@ -33,12 +33,11 @@ export function request(
 }
 
 /** A fake transport context collecting the notifications of one request. */
-export function fakeContext(options: { principal?: string; headers?: Record<string, string> } = {}) {
+export function fakeContext(options: { principal?: string } = {}) {
   const notifications: TransportNotification[] = [];
   const controller = new AbortController();
   const context: RequestContext = {
     ...(options.principal === undefined ? {} : { principal: options.principal }),
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
     notify: (notification) => notifications.push(notification),
     signal: controller.signal,
   };
@@ -59,11 +58,10 @@ export class Loopback {
   async send(
     method: string,
     params: Record<string, unknown> = {},
-    options: { caps?: object; meta?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: { caps?: object; meta?: Record<string, unknown> } = {},
   ) {
     const fake = fakeContext({
       ...(this.options.principal === undefined ? {} : { principal: this.options.principal }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
     });
     const caps = options.caps ?? this.options.caps;
     const message = request(method, params, {

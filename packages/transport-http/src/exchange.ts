@@ -1,25 +1,26 @@
-import type { ServerResponse } from 'node:http';
 import type { RequestContext, TransportNotification, TransportResponse } from '@mcp-tasks/protocol';
+import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from './httpReply.js';
 import { httpStatusForError } from './httpStatus.js';
 
 const PENDING = 0;
 const STREAMING = 1;
 const DONE = 2;
 
-/** Writes one JSON body with an exact Content-Length (keeps the connection reusable). */
-export function writeJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extraHeaders?: Readonly<Record<string, string>>,
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...extraHeaders,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
+/**
+ * Where one exchange writes its response; each front (fetch, node:http) implements it over its own I/O. The
+ * exchange calls either `reply` once, or `openStream`, any number of `write`s, then `end` or `destroy`.
+ */
+export interface ResponseSink {
+  /** Sends the whole response: a JSON body, or none (`undefined`, e.g. 202). */
+  reply(status: number, body: string | undefined): void;
+  /** Starts a 200 response with `headers` whose body is written piecewise. */
+  openStream(headers: Readonly<Record<string, string>>): void;
+  /** Writes one piece of the body; returns how many bytes are still queued, unsent, for this response. */
+  write(chunk: string): number;
+  /** Completes the body. */
+  end(): void;
+  /** Drops the response at once (a reader that does not keep up). */
+  destroy(): void;
 }
 
 /** Tuning for one exchange, fixed per handler. */
@@ -35,30 +36,22 @@ export interface ExchangeOptions {
  * of what comes back. Answers with plain JSON unless a notification arrives first, then switches to SSE
  * (`event: message`, one JSON-RPC message per event) and ends the stream with the response.
  *
- * Ownership: the exchange owns the abort signal; it aborts it when the response closes before the runtime
- * answered (the client went away or closed the stream), and never after a completed response.
+ * Ownership: the exchange owns the abort signal; the front calls {@link Exchange.close} when the client went away
+ * (connection closed, response stream cancelled), which aborts it unless the response was already complete.
  */
 export class Exchange implements RequestContext {
   readonly principal: string | undefined;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  #res: ServerResponse;
-  #options: ExchangeOptions;
+  readonly #sink: ResponseSink;
+  readonly #options: ExchangeOptions;
   #state = PENDING;
   #controller: AbortController | undefined;
   #closedEarly = false;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
 
-  constructor(
-    res: ServerResponse,
-    principal: string | undefined,
-    headers: Readonly<Record<string, string | undefined>>,
-    options: ExchangeOptions,
-  ) {
+  constructor(sink: ResponseSink, principal: string | undefined, options: ExchangeOptions) {
     this.principal = principal;
-    this.headers = headers;
-    this.#res = res;
+    this.#sink = sink;
     this.#options = options;
-    res.once('close', this.#onClose);
   }
 
   /** Created on first use: most requests finish without anyone reading the signal. */
@@ -80,52 +73,52 @@ export class Exchange implements RequestContext {
   /** Writes the runtime's answer; `undefined` (a notification was accepted) becomes 202 with no body. */
   finish(response: TransportResponse | undefined): void {
     if (this.#state === DONE) return;
-    const res = this.#res;
     if (this.#state === STREAMING) {
       if (response !== undefined) this.#writeEvent(response);
       this.#end();
-      res.end();
+      this.#sink.end();
       return;
     }
     this.#end();
-    if (response === undefined) {
-      res.writeHead(202);
-      res.end();
-    } else {
-      writeJson(res, 'error' in response ? httpStatusForError(response.error.code) : 200, response);
-    }
+    if (response === undefined) this.#sink.reply(202, undefined);
+    else
+      this.#sink.reply('error' in response ? httpStatusForError(response.error.code) : 200, JSON.stringify(response));
   }
+
+  /** The client went away before the response was complete: aborts the request. Idempotent. */
+  readonly close = (): void => {
+    if (this.#state === DONE) return;
+    this.#end();
+    this.#closedEarly = true;
+    this.#controller?.abort();
+  };
 
   #startStream(): void {
     this.#state = STREAMING;
-    this.#res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    });
+    this.#sink.openStream(SSE_HEADERS);
     const interval = this.#options.keepAliveIntervalMs;
     if (interval > 0) {
-      this.#keepAlive = setInterval(() => this.#res.write(':\n\n'), interval);
-      this.#keepAlive.unref();
+      const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), interval);
+      // Node and Bun keep the process alive for a timer unless told otherwise; a quiet stream must not.
+      (timer as { unref?: () => void }).unref?.();
+      this.#keepAlive = timer;
     }
   }
 
   #writeEvent(message: unknown): void {
-    const res = this.#res;
-    res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    this.#write(sseEvent(message));
+  }
+
+  #write(chunk: string): void {
     // A reader that does not keep up must not grow this process's memory without bound.
-    if (res.writableLength > this.#options.maxStreamBufferBytes) res.destroy();
+    if (this.#sink.write(chunk) > this.#options.maxStreamBufferBytes) {
+      this.close();
+      this.#sink.destroy();
+    }
   }
 
   #end(): void {
     this.#state = DONE;
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
   }
-
-  readonly #onClose = (): void => {
-    if (this.#state === DONE) return;
-    this.#end();
-    this.#closedEarly = true;
-    this.#controller?.abort();
-  };
 }

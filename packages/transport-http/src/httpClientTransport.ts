@@ -1,6 +1,7 @@
 import {
   type ClientRequestOptions,
   type ClientTransport,
+  ErrorCode,
   encodeHeaderValue,
   isRecord,
   META,
@@ -36,6 +37,21 @@ function isResponseTo(value: unknown, id: TransportRequest['id']): value is Tran
   return isRecord(value) && value.jsonrpc === '2.0' && value.id === id && ('result' in value || 'error' in value);
 }
 
+/** The `_meta` of a `tools/list` the transport sends on its own: the envelope of the call that needed it. */
+function envelopeOf(message: TransportRequest): Record<string, unknown> {
+  const meta = message.params?._meta;
+  const envelope: Record<string, unknown> = {};
+  if (!isRecord(meta)) return envelope;
+  for (const key of [META.protocolVersion, META.clientCapabilities, META.clientInfo]) {
+    if (meta[key] !== undefined) envelope[key] = meta[key];
+  }
+  return envelope;
+}
+
+function sameHeaders(a: readonly [string, string][], b: readonly [string, string][]): boolean {
+  return a.length === b.length && a.every(([name, value], i) => b[i]?.[0] === name && b[i]?.[1] === value);
+}
+
 function isErrorResponse(value: unknown): value is TransportResponse {
   return isRecord(value) && value.jsonrpc === '2.0' && isRecord(value.error) && typeof value.error.code === 'number';
 }
@@ -45,8 +61,13 @@ function isErrorResponse(value: unknown): value is TransportResponse {
  *
  * Every message is its own POST carrying `Accept: application/json, text/event-stream`, `Mcp-Method`, `Mcp-Name`
  * where the method has one (Base64 sentinel when not header-safe), `MCP-Protocol-Version` from the message's
- * `_meta`, and `Mcp-Param-*` for arguments annotated with `x-mcp-header` in the last `tools/list` seen through this
- * transport (tools with invalid annotations are dropped from that result, as HTTP clients must).
+ * `_meta`, and, on `tools/call`, `Mcp-Param-*` for the arguments the tool's input schema annotates with
+ * `x-mcp-header`. The transport learns the annotations from every `tools/list` result it carries (dropping tools
+ * with invalid annotations from it, as HTTP clients must); before calling a tool it has not seen listed, it lists
+ * the server's tools itself (once, all pages, with the call's `_meta` envelope), so the first call is correct with
+ * no prior `tools/list`. When the server still answers -32020 HeaderMismatch (the tool changed), it lists again
+ * and retries the call once if that changes the headers. `notifications/tools/list_changed` on any stream makes it
+ * forget what it learned.
  *
  * Responses: a JSON body, or an SSE stream whose notifications go to `onNotification` in order before the request
  * resolves. A non-2xx status resolves with its JSON-RPC error body when it has one, and otherwise rejects with
@@ -65,6 +86,8 @@ export class HttpClientTransport implements ClientTransport {
    * is its own exchange, so a server that went away shows up as failed requests, never here.
    */
   readonly closed = this.#close.closed;
+  #listing: Promise<void> | undefined;
+  #listings = 0;
 
   constructor(options: HttpClientTransportOptions) {
     this.#url = String(options.url);
@@ -73,6 +96,46 @@ export class HttpClientTransport implements ClientTransport {
   }
 
   async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
+    const name = message.params?.name;
+    if (message.method !== 'tools/call' || typeof name !== 'string') return this.#send(message, options);
+    if (this.#toolHeaders.needsListing(name)) await this.#listTools(message);
+    const sent = this.#toolHeaders.headersFor(name, message.params?.arguments);
+    const response = await this.#send(message, options);
+    if (!('error' in response) || response.error.code !== ErrorCode.HeaderMismatch) return response;
+    // A rejected call did nothing on the server, so it is safe to repeat once the tool's annotations are fresh.
+    this.#toolHeaders.invalidate();
+    await this.#listTools(message);
+    const fresh = this.#toolHeaders.headersFor(name, message.params?.arguments);
+    return sameHeaders(sent, fresh) ? response : this.#send(message, options);
+  }
+
+  /** Lists every page of the server's tools (one listing at a time, shared by concurrent calls). */
+  async #listTools(call: TransportRequest): Promise<void> {
+    this.#listing ??= this.#readListing(envelopeOf(call)).finally(() => {
+      this.#listing = undefined;
+    });
+    await this.#listing;
+  }
+
+  async #readListing(meta: Record<string, unknown>): Promise<void> {
+    let cursor: string | undefined;
+    try {
+      do {
+        const params = cursor === undefined ? { _meta: meta } : { cursor, _meta: meta };
+        const id = `tools-list-${++this.#listings}`;
+        const response = await this.#send({ jsonrpc: '2.0', id, method: 'tools/list', params }, {});
+        // A server that answers tools/list with an error has no listing to offer: do not ask before every call.
+        if (!('result' in response)) break;
+        const next = response.result.nextCursor;
+        cursor = typeof next === 'string' ? next : undefined;
+      } while (cursor !== undefined);
+      this.#toolHeaders.markComplete();
+    } catch {
+      // The call goes ahead without what the listing would have told; its own answer shows what went wrong.
+    }
+  }
+
+  async #send(message: TransportRequest, options: ClientRequestOptions): Promise<TransportResponse> {
     const response = await this.#exchange(message, options, async (res, signal) => {
       const type = res.headers.get('content-type') ?? '';
       if (type.startsWith('text/event-stream') && res.body !== null && res.ok) {
@@ -93,7 +156,7 @@ export class HttpClientTransport implements ClientTransport {
         });
       throw new TransportError('malformed_frame', `HTTP ${res.status} response is not a JSON-RPC response`);
     });
-    return message.method === 'tools/list' ? this.#filterTools(response) : response;
+    return message.method === 'tools/list' ? this.#filterTools(message, response) : response;
   }
 
   async notify(message: TransportNotification): Promise<void> {
@@ -188,16 +251,21 @@ export class HttpClientTransport implements ClientTransport {
       if (isResponseTo(message, id)) return message;
       // Only notifications may precede the response; a server request on the stream is a protocol violation.
       if (isRecord(message) && typeof message.method === 'string' && !('id' in message)) {
+        if (message.method === 'notifications/tools/list_changed') this.#toolHeaders.invalidate();
         if (!signal.aborted) onNotification?.(message as unknown as TransportNotification);
       }
     }
     throw new TransportError('closed', 'The SSE stream ended before the response');
   }
 
-  #filterTools(response: TransportResponse): TransportResponse {
+  #filterTools(request: TransportRequest, response: TransportResponse): TransportResponse {
     if (!('result' in response) || !Array.isArray(response.result.tools)) return response;
     const tools = response.result.tools as readonly unknown[];
     const kept = this.#toolHeaders.observe(tools, this.#options.warn ?? ((m) => console.warn(m)));
+    // A first page that is also the last is the whole list.
+    if (request.params?.cursor === undefined && response.result.nextCursor === undefined) {
+      this.#toolHeaders.markComplete();
+    }
     return kept === tools ? response : { ...response, result: { ...response.result, tools: kept } };
   }
 }

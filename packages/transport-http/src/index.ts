@@ -1,13 +1,22 @@
 export {
+  createFetchHandler,
+  type FetchHandler,
+  type FetchHandlerOptions,
+} from './createFetchHandler.js';
+export {
   type Authenticate,
   createHttpHandler,
   type HttpHandler,
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
+export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
-export type { OriginGuardOptions } from './originGuard.js';
 export { readSseEvents } from './readSseEvents.js';
 export { mcpNameField } from './routingHeaders.js';
-export { type InboundHeaders, validateRequestHeaders } from './validateRequestHeaders.js';
+export {
+  type HeaderLookup,
+  type ParamHeaderLookup,
+  validateRequestHeaders,
+} from './validateRequestHeaders.js';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MessageHandler } from '@mcp-tasks/protocol';
+import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
 
 /** Options of {@link listen}. */
@@ -26,16 +26,20 @@ export interface HttpServerHandle {
 }
 
 /**
- * Starts a node:http server with the MCP endpoint at `path`. Resolves once it is listening.
+ * Starts a node:http server with the MCP endpoint at `path` (see `createHttpHandler`; pass the runtime itself, an
+ * `McpServer` is a {@link ServerEndpoint}). Resolves once it is listening.
  */
-export function listen(handler: MessageHandler, options: ListenOptions = {}): Promise<HttpServerHandle> {
+export function listen(
+  endpoint: ServerEndpoint | MessageHandler,
+  options: ListenOptions = {},
+): Promise<HttpServerHandle> {
   const path = options.path ?? '/mcp';
   const host = options.host ?? '127.0.0.1';
-  const endpoint = createHttpHandler(handler, options);
+  const handler = createHttpHandler(endpoint, options);
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query === -1 ? url : url.slice(0, query)) === path) return endpoint(req, res);
+    if ((query === -1 ? url : url.slice(0, query)) === path) return handler(req, res);
     res.writeHead(404, { 'content-length': 0 });
     res.end();
   });

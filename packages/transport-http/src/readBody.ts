@@ -4,13 +4,11 @@ import type { IncomingMessage } from 'node:http';
 export type ReadBodyFailure = 'too_large' | 'aborted';
 
 /**
- * Reads a request body into one Buffer, holding at most `maxBytes`: a `Content-Length` above the limit is refused
- * before reading, and a body that grows past it (chunked) stops being buffered at once. The caller answers 413 with
- * `Connection: close`; node:http discards whatever is left of the body.
+ * Reads a node request body into one Buffer, holding at most `maxBytes`: a body that grows past it (chunked) stops
+ * being buffered at once. The caller answers 413 with `Connection: close`; node:http discards whatever is left of
+ * the body. (A declared `Content-Length` over the limit is the caller's to refuse before reading.)
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | ReadBodyFailure> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve('too_large');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,6 +1,6 @@
 /**
  * Which body field each method mirrors into `Mcp-Name` (SEP-2243; the Tasks extension adds `tasks/get`,
- * `tasks/update` and `tasks/cancel`, SPEC-CHECKLIST S37/C18). `tasks/result` and `tasks/list` are deliberately absent:
+ * `tasks/update` and `tasks/cancel`). `tasks/result` and `tasks/list` are deliberately absent:
  * they are removed methods and must reach the runtime to be answered with -32601.
  */
 const MCP_NAME_FIELDS: Readonly<Record<string, string>> = {

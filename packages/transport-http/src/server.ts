@@ -1,10 +1,19 @@
 export {
+  createFetchHandler,
+  type FetchHandler,
+  type FetchHandlerOptions,
+} from './createFetchHandler.js';
+export {
   type Authenticate,
   createHttpHandler,
   type HttpHandler,
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
+export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
-export type { OriginGuardOptions } from './originGuard.js';
-export { type InboundHeaders, validateRequestHeaders } from './validateRequestHeaders.js';
+export {
+  type HeaderLookup,
+  type ParamHeaderLookup,
+  validateRequestHeaders,
+} from './validateRequestHeaders.js';

@@ -1,14 +1,17 @@
 import { collectParamHeaders, encodeHeaderValue, isRecord, type ParamHeader } from '@mcp-tasks/protocol';
 
 /**
- * What the HTTP client learns from `tools/list`: which arguments of which tool are mirrored into `Mcp-Param-*`
- * headers. Tools with invalid annotations are dropped from the list (a MUST for HTTP clients) and reported.
+ * What the HTTP client knows of the servers' tools: which arguments of which tool are mirrored into `Mcp-Param-*`
+ * headers, learned from `tools/list` results. Tools with invalid annotations are dropped from the list (a MUST for
+ * HTTP clients) and reported.
  */
 export class ToolParamHeaders {
   readonly #byTool = new Map<string, readonly ParamHeader[]>();
+  /** True once a whole listing (every page) was seen since the last invalidation. */
+  #complete = false;
 
   /**
-   * Records the annotations of every tool in a `tools/list` result and returns the tools to keep (the same array
+   * Records the annotations of every tool in one `tools/list` page and returns the tools to keep (the same array
    * when none was rejected). `warn` receives one message per rejected tool.
    */
   observe(tools: readonly unknown[], warn: (message: string) => void): readonly unknown[] {
@@ -18,16 +21,31 @@ export class ToolParamHeaders {
       const headers = isRecord(tool) ? collectParamHeaders(tool.inputSchema) : 'not an object';
       if (typeof headers === 'string') {
         warn(`Dropping tool ${String(name)} from tools/list: ${headers}`);
+        // A rejected tool is not to be called; if it is anyway, it gets no Mcp-Param headers.
+        if (typeof name === 'string') this.#byTool.set(name, []);
         kept ??= tools.slice(0, index);
         return;
       }
-      if (typeof name === 'string') {
-        if (headers.length > 0) this.#byTool.set(name, headers);
-        else this.#byTool.delete(name);
-      }
+      if (typeof name === 'string') this.#byTool.set(name, headers);
       kept?.push(tool);
     });
     return kept ?? tools;
+  }
+
+  /** Marks the tools observed since the last invalidation as the server's whole list. */
+  markComplete(): void {
+    this.#complete = true;
+  }
+
+  /** True when a call of `tool` needs a listing first: it was never listed and no complete listing was seen. */
+  needsListing(tool: string): boolean {
+    return !this.#complete && !this.#byTool.has(tool);
+  }
+
+  /** Forgets everything (the server's tools changed); the next call of any tool lists them again. */
+  invalidate(): void {
+    this.#byTool.clear();
+    this.#complete = false;
   }
 
   /** The `Mcp-Param-*` headers for a call of `tool` with `args`; values absent or null produce no header. */

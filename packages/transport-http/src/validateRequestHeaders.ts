@@ -1,34 +1,42 @@
-import { decodeHeaderValue, isRecord, META } from '@mcp-tasks/protocol';
+import { decodeHeaderValue, isRecord, META, type ParamHeader } from '@mcp-tasks/protocol';
+import { checkParamHeaders } from './checkParamHeaders.js';
 import { mcpNameField } from './routingHeaders.js';
 
-/** Lower-cased inbound headers, as node:http provides them. */
-export type InboundHeaders = Readonly<Record<string, string | string[] | undefined>>;
+/**
+ * Reads one inbound header by its lower-cased name: its value, or undefined when absent (or repeated in a way that
+ * cannot be a single routing value). `(name) => request.headers.get(name) ?? undefined` for a fetch `Request`.
+ */
+export type HeaderLookup = (name: string) => string | undefined;
 
-function header(headers: InboundHeaders, name: string): string | undefined {
-  const value = headers[name];
-  // node:http joins repeated headers with ", " except a few; an array here is never a valid routing value.
-  return typeof value === 'string' ? value.trim() : undefined;
-}
+/** The `x-mcp-header` annotations of a tool by name (empty when none or unknown); see `ServerEndpoint`. */
+export type ParamHeaderLookup = (toolName: string) => readonly ParamHeader[];
+
+const NO_PARAM_HEADERS: ParamHeaderLookup = () => [];
 
 /**
- * Checks the standard SEP-2243 routing headers of one JSON-RPC request against its body, in the order the
- * conformance suite expects (CONFORMANCE.md 5.3 and 6.1):
+ * Checks the SEP-2243 headers of one JSON-RPC request against its body, in the order the conformance suite
+ * expects:
  * 1. `Mcp-Method` present and equal to `method` (case-sensitive, after trimming);
  * 2. `Mcp-Name` present, well-formed and equal (after Base64-sentinel decoding) to `params.name` / `uri` / `taskId`;
- * 3. `MCP-Protocol-Version` present;
- * 4. `MCP-Protocol-Version` equal to `_meta["io.modelcontextprotocol/protocolVersion"]`, checked only when `_meta`
- *    carries both the version and the client capabilities: an incomplete `_meta` is the runtime's -32602, which the
- *    suite expects before a header/meta mismatch.
- * `Mcp-Param-*` needs the tool's `x-mcp-header` annotations, so the runtime checks those from `context.headers`.
+ * 3. for `tools/call`, the `Mcp-Param-*` headers of the tool's `x-mcp-header` arguments (from `paramHeaders`);
+ * 4. `MCP-Protocol-Version` present;
+ * 5. `MCP-Protocol-Version` equal to `_meta["io.modelcontextprotocol/protocolVersion"]`, checked only when `_meta`
+ *    carries both the version and the client capabilities: an incomplete `_meta` is the runtime's -32602, which
+ *    comes before a header/meta mismatch.
  *
  * A 2025-era `initialize` (neither `Mcp-Method` nor `MCP-Protocol-Version`) passes through: the runtime answers it
- * with an error naming the versions it speaks, which a legacy client can show its user (versioning.mdx).
+ * with an error naming the versions it speaks, which a legacy client can show its user.
  *
  * Returns the reason for a -32020 HeaderMismatch, or undefined when the headers agree with the body.
  */
-export function validateRequestHeaders(method: string, params: unknown, headers: InboundHeaders): string | undefined {
-  const mcpMethod = header(headers, 'mcp-method');
-  if (method === 'initialize' && mcpMethod === undefined && header(headers, 'mcp-protocol-version') === undefined) {
+export function validateRequestHeaders(
+  method: string,
+  params: unknown,
+  header: HeaderLookup,
+  paramHeaders: ParamHeaderLookup = NO_PARAM_HEADERS,
+): string | undefined {
+  const mcpMethod = header('mcp-method')?.trim();
+  if (method === 'initialize' && mcpMethod === undefined && header('mcp-protocol-version') === undefined) {
     return undefined;
   }
   if (mcpMethod === undefined) return 'Missing Mcp-Method header';
@@ -36,15 +44,22 @@ export function validateRequestHeaders(method: string, params: unknown, headers:
 
   const nameField = mcpNameField(method);
   if (nameField !== undefined) {
-    const raw = header(headers, 'mcp-name');
+    const raw = header('mcp-name')?.trim();
     if (raw === undefined) return `Missing Mcp-Name header (required for ${method})`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return 'Mcp-Name header value is malformed (invalid characters or Base64)';
     const bodyValue = isRecord(params) ? params[nameField] : undefined;
     if (decoded !== bodyValue) return `Mcp-Name header value does not match body params.${nameField}`;
+    if (method === 'tools/call') {
+      const annotated = paramHeaders(decoded);
+      if (annotated.length > 0) {
+        const mismatch = checkParamHeaders(annotated, isRecord(params) ? params.arguments : undefined, header);
+        if (mismatch !== undefined) return mismatch;
+      }
+    }
   }
 
-  const version = header(headers, 'mcp-protocol-version');
+  const version = header('mcp-protocol-version')?.trim();
   if (version === undefined) return 'Missing MCP-Protocol-Version header';
   const meta = isRecord(params) ? params._meta : undefined;
   if (isRecord(meta)) {

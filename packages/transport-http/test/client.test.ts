@@ -1,5 +1,5 @@
-import type { MessageHandler, TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
-import { TransportError } from '@mcp-tasks/protocol';
+import type { MessageHandler, ServerEndpoint, TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
+import { collectParamHeaders, TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpClientTransport } from '../src/client.js';
 import { type HttpServerHandle, type ListenOptions, listen } from '../src/server.js';
@@ -14,13 +14,26 @@ afterEach(async () => {
   clients = [];
 });
 
+/** A fetch that records the headers of every POST it sends, lower-cased. */
+function recordingFetch(sent: Record<string, string>[]): typeof fetch {
+  return (input, init) => {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    sent.push(headers);
+    return fetch(input, init);
+  };
+}
+
 async function setup(options: ListenOptions = {}, handler?: MessageHandler) {
   const runtime = fakeRuntime();
   const handle = await listen(handler ?? runtime.handler, options);
   servers.push(handle);
-  const client = new HttpClientTransport({ url: handle.url });
+  const sent: Record<string, string>[] = [];
+  const client = new HttpClientTransport({ url: handle.url, fetch: recordingFetch(sent) });
   clients.push(client);
-  return { ...runtime, url: handle.url, client };
+  return { ...runtime, url: handle.url, client, sent };
 }
 
 function req(id: number, method: string, params: Record<string, unknown> = {}): TransportRequest {
@@ -29,10 +42,12 @@ function req(id: number, method: string, params: Record<string, unknown> = {}): 
 
 describe('HttpClientTransport', () => {
   it('sends the SEP-2243 headers and resolves with a JSON response', async () => {
-    const { client, recorded } = await setup();
+    const { client, sent } = await setup();
     const response = await client.request(req(1, 'tools/call', { name: 'greet', arguments: {} }));
     expect(response).toMatchObject({ id: 1, result: { resultType: 'complete' } });
-    const headers = recorded.contexts[0]?.headers ?? {};
+    // The transport first lists the tools to learn their x-mcp-header annotations, then calls.
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'tools/call']);
+    const headers = sent[1] ?? {};
     expect(headers.accept).toBe('application/json, text/event-stream');
     expect(headers['content-type']).toBe('application/json');
     expect(headers['mcp-method']).toBe('tools/call');
@@ -41,10 +56,10 @@ describe('HttpClientTransport', () => {
   });
 
   it('C18: sends Mcp-Name = taskId on tasks/get, Base64-encoded when not header-safe', async () => {
-    const { client, recorded } = await setup();
+    const { client, sent } = await setup();
     const response = await client.request(req(1, 'tasks/get', { taskId: ' täsk ' }));
     expect(response).toMatchObject({ id: 1, result: {} });
-    expect(recorded.contexts[0]?.headers?.['mcp-name']).toBe(`=?base64?${Buffer.from(' täsk ').toString('base64')}?=`);
+    expect(sent[0]?.['mcp-name']).toBe(`=?base64?${Buffer.from(' täsk ').toString('base64')}?=`);
   });
 
   it('routes SSE notifications to onNotification, in order, before resolving', async () => {
@@ -129,20 +144,23 @@ describe('HttpClientTransport', () => {
       authenticate: (r) => (r.headers.authorization === 'Bearer tok-1' ? 'bob' : null),
     });
     const calls: string[] = [];
+    const sent: Record<string, string>[] = [];
+    const recording = recordingFetch(sent);
     const client = new HttpClientTransport({
       url,
       token: async () => 'tok-1',
       headers: () => ({ 'X-Tenant': 'acme', 'Mcp-Method': 'cannot/override' }),
       fetch: (input, init) => {
         calls.push(String(input));
-        return fetch(input, init);
+        return recording(input, init);
       },
     });
     clients.push(client);
     expect(await client.request(req(1, 'tools/list'))).toMatchObject({ result: {} });
     expect(calls).toEqual([url.href]);
     expect(recorded.contexts[0]?.principal).toBe('bob');
-    expect(recorded.contexts[0]?.headers?.['x-tenant']).toBe('acme');
+    expect(sent[0]?.['x-tenant']).toBe('acme');
+    expect(sent[0]?.['mcp-method']).toBe('tools/list');
   });
 
   it('maps a 401 without JSON-RPC body to http_status and with one to the error response', async () => {
@@ -183,32 +201,70 @@ describe('HttpClientTransport', () => {
 });
 
 describe('HttpClientTransport: x-mcp-header (Mcp-Param-*)', () => {
-  const tools = [
-    {
-      name: 'execute_sql',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          region: { type: 'string', 'x-mcp-header': 'Region' },
-          limit: { type: 'integer', 'x-mcp-header': 'Limit' },
-          opts: { type: 'object', properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry' } } },
-        },
+  const executeSql = {
+    name: 'execute_sql',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+        opts: { type: 'object', properties: { dry: { type: 'boolean', 'x-mcp-header': 'Dry' } } },
       },
     },
-    { name: 'bad_tool', inputSchema: { type: 'object', properties: { x: { type: 'number', 'x-mcp-header': 'X' } } } },
-    { name: 'plain', inputSchema: { type: 'object' } },
-  ];
-  const handler: MessageHandler = async (raw, context) => {
-    const message = raw as TransportRequest;
-    if (message.method === 'tools/list') return { jsonrpc: '2.0', id: message.id, result: { tools } };
-    return { jsonrpc: '2.0', id: message.id, result: { headers: { ...context.headers } } };
   };
+  const badTool = {
+    name: 'bad_tool',
+    inputSchema: { type: 'object', properties: { x: { type: 'number', 'x-mcp-header': 'X' } } },
+  };
+  const plain = { name: 'plain', inputSchema: { type: 'object' } };
+
+  /**
+   * A server whose tools can change, served as a ServerEndpoint: the HTTP adapter checks Mcp-Param-* against the
+   * current annotations. `pages` splits tools/list into pages of that many tools.
+   */
+  function toolServer(initial: unknown[], pageSize = 100) {
+    let tools = initial;
+    const handle: MessageHandler = async (raw, context) => {
+      const message = raw as TransportRequest;
+      if (message.method === 'tools/list') {
+        const start = Number(message.params?.cursor ?? 0);
+        const page = tools.slice(start, start + pageSize);
+        const next = start + pageSize < tools.length ? { nextCursor: String(start + pageSize) } : {};
+        return { jsonrpc: '2.0', id: message.id, result: { tools: page, ...next } };
+      }
+      if (message.method === 'changed') {
+        context.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      }
+      return { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete' } };
+    };
+    const endpoint: ServerEndpoint = {
+      handle,
+      toolParamHeaders: (name) => {
+        const tool = tools.find((t) => (t as { name: string }).name === name) as { inputSchema: unknown } | undefined;
+        const found = tool === undefined ? [] : collectParamHeaders(tool.inputSchema);
+        return typeof found === 'string' ? [] : found;
+      },
+    };
+    return { endpoint, setTools: (next: unknown[]) => (tools = next) };
+  }
+
+  async function connect(endpoint: ServerEndpoint, warn: (m: string) => void = () => {}) {
+    const handle = await listen(endpoint);
+    servers.push(handle);
+    const sent: Record<string, string>[] = [];
+    const client = new HttpClientTransport({ url: handle.url, fetch: recordingFetch(sent), warn });
+    clients.push(client);
+    return { client, sent };
+  }
+
+  const call = (id: number, args: Record<string, unknown>, name = 'execute_sql') =>
+    req(id, 'tools/call', { name, arguments: args });
+  const params = (headers: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.entries(headers ?? {}).filter(([h]) => h.startsWith('mcp-param-')));
 
   it('drops tools with invalid annotations (with a warning) and mirrors annotated arguments', async () => {
-    const { url } = await setup({}, handler);
     const warn = vi.fn();
-    const client = new HttpClientTransport({ url, warn });
-    clients.push(client);
+    const { client, sent } = await connect(toolServer([executeSql, badTool, plain]).endpoint, warn);
     const listed = await client.request(req(1, 'tools/list'));
     expect('result' in listed && (listed.result.tools as { name: string }[]).map((t) => t.name)).toEqual([
       'execute_sql',
@@ -217,19 +273,90 @@ describe('HttpClientTransport: x-mcp-header (Mcp-Param-*)', () => {
     expect(warn).toHaveBeenCalledOnce();
     expect(warn.mock.calls[0]?.[0]).toContain('bad_tool');
 
-    const called = await client.request(
-      req(2, 'tools/call', {
-        name: 'execute_sql',
-        arguments: { region: 'Hello, 世界', limit: 42, opts: { dry: false } },
-      }),
-    );
-    const headers = ('result' in called ? called.result.headers : {}) as Record<string, string>;
-    expect(headers['mcp-param-region']).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
-    expect(headers['mcp-param-limit']).toBe('42');
-    expect(headers['mcp-param-dry']).toBe('false');
+    const called = await client.request(call(2, { region: 'Hello, 世界', limit: 42, opts: { dry: false } }));
+    expect(called).toMatchObject({ result: { resultType: 'complete' } });
+    expect(params(sent[1])).toEqual({
+      'mcp-param-region': '=?base64?SGVsbG8sIOS4lueVjA==?=',
+      'mcp-param-limit': '42',
+      'mcp-param-dry': 'false',
+    });
 
-    const omitted = await client.request(req(3, 'tools/call', { name: 'execute_sql', arguments: { region: null } }));
-    const none = ('result' in omitted ? omitted.result.headers : {}) as Record<string, string>;
-    expect(Object.keys(none).filter((h) => h.startsWith('mcp-param-'))).toEqual([]);
+    expect(await client.request(call(3, { region: null }))).toMatchObject({ result: {} });
+    expect(params(sent[2])).toEqual({});
+    expect(sent).toHaveLength(3);
+  });
+
+  it('gets the first call of an annotated tool right with no tools/list before it (it lists, all pages, once)', async () => {
+    const { client, sent } = await connect(toolServer([plain, badTool, executeSql], 1).endpoint);
+    const [first, second] = await Promise.all([
+      client.request(call(1, { region: 'eu' })),
+      client.request(call(2, { limit: 7 })),
+    ]);
+    expect(first).toMatchObject({ id: 1, result: { resultType: 'complete' } });
+    expect(second).toMatchObject({ id: 2, result: { resultType: 'complete' } });
+    const methods = sent.map((h) => h['mcp-method']);
+    expect(methods).toEqual(['tools/list', 'tools/list', 'tools/list', 'tools/call', 'tools/call']);
+    expect(sent.slice(3).map(params)).toEqual([{ 'mcp-param-region': 'eu' }, { 'mcp-param-limit': '7' }]);
+    // The listing went out with the call's envelope.
+    expect(sent[0]?.['mcp-protocol-version']).toBe('2026-07-28');
+
+    // Known now, and a complete listing was seen: no more listings, not even for an unknown tool.
+    await client.request(call(3, {}, 'nope'));
+    expect(sent.map((h) => h['mcp-method']).slice(5)).toEqual(['tools/call']);
+  });
+
+  it('lists once only when the server answers tools/list with an error', async () => {
+    const { endpoint } = toolServer([]);
+    const noListing: ServerEndpoint = {
+      ...endpoint,
+      handle: async (raw, context) => {
+        const message = raw as TransportRequest;
+        if (message.method !== 'tools/list') return endpoint.handle(raw, context);
+        return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      },
+    };
+    const { client, sent } = await connect(noListing);
+    await client.request(call(1, {}, 'anything'));
+    await client.request(call(2, {}, 'other'));
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'tools/call', 'tools/call']);
+  });
+
+  it('on -32020 from a tool whose annotations changed, lists again and retries once with the new headers', async () => {
+    const { endpoint, setTools } = toolServer([plain, { ...executeSql, inputSchema: { type: 'object' } }]);
+    const { client, sent } = await connect(endpoint);
+    await client.request(req(1, 'tools/list'));
+    setTools([plain, executeSql]);
+    const response = await client.request(call(2, { region: 'us-west1' }));
+    expect(response).toMatchObject({ id: 2, result: { resultType: 'complete' } });
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'tools/call', 'tools/list', 'tools/call']);
+    expect(params(sent[1])).toEqual({});
+    expect(params(sent[3])).toEqual({ 'mcp-param-region': 'us-west1' });
+  });
+
+  it('does not retry a -32020 that fresh annotations would not change', async () => {
+    const { endpoint } = toolServer([executeSql]);
+    const rejecting: ServerEndpoint = {
+      ...endpoint,
+      handle: async (raw, context) => {
+        const message = raw as TransportRequest;
+        if (message.method !== 'tools/call') return endpoint.handle(raw, context);
+        return { jsonrpc: '2.0', id: message.id, error: { code: -32020, message: 'Header mismatch' } };
+      },
+    };
+    const { client, sent } = await connect(rejecting);
+    await client.request(req(1, 'tools/list'));
+    expect(await client.request(call(2, { region: 'eu' }))).toMatchObject({ id: 2, error: { code: -32020 } });
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'tools/call', 'tools/list']);
+  });
+
+  it('forgets the annotations when a stream carries notifications/tools/list_changed', async () => {
+    const { endpoint, setTools } = toolServer([plain]);
+    const { client, sent } = await connect(endpoint);
+    await client.request(req(1, 'tools/list'));
+    setTools([plain, executeSql]);
+    await client.request(req(2, 'changed'), { onNotification: () => {} });
+    await client.request(call(3, { region: 'ap' }));
+    expect(sent.map((h) => h['mcp-method'])).toEqual(['tools/list', 'changed', 'tools/list', 'tools/call']);
+    expect(params(sent[3])).toEqual({ 'mcp-param-region': 'ap' });
   });
 });

@@ -23,23 +23,22 @@ function parkingHandler() {
 }
 
 describe('linkedPair', () => {
-  it('hands each request to the handler with the configured principal and headers', async () => {
+  it('hands each request to the handler with the configured principal', async () => {
     const seen: RequestContext[] = [];
     const pair = linkedPair(
       async (message, context) => {
         seen.push(context);
         return ok((message as { id: number }).id);
       },
-      { principal: 'alice', headers: { 'mcp-method': 'ping' } },
+      { principal: 'alice' },
     );
     const response = await pair.request(request(1));
     expect(response).toEqual(ok(1));
     expect(seen[0]?.principal).toBe('alice');
-    expect(seen[0]?.headers).toEqual({ 'mcp-method': 'ping' });
     expect(seen[0]?.signal.aborted).toBe(false);
   });
 
-  it('omits principal and headers when not configured', async () => {
+  it('omits principal when not configured', async () => {
     let context: RequestContext | undefined;
     const pair = linkedPair(async (message, c) => {
       context = c;
@@ -48,7 +47,6 @@ describe('linkedPair', () => {
     await pair.request(request(1));
     expect(context).toBeDefined();
     expect('principal' in (context ?? {})).toBe(false);
-    expect('headers' in (context ?? {})).toBe(false);
   });
 
   it('copies messages through JSON in both directions, sharing no object', async () => {

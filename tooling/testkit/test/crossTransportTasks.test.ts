@@ -37,7 +37,7 @@ async function serveBoth(configure: (server: McpServer) => void): Promise<Shared
   });
   configure(server);
   const handler = (message: unknown, context: Parameters<McpServer['handle']>[1]) => server.handle(message, context);
-  const http = await listen(handler, { port: 0, host: '127.0.0.1' });
+  const http = await listen(server, { port: 0, host: '127.0.0.1' });
   const ws = WebSocketServerTransport.attach(http.server, handler, { heartbeatMs: 0 });
   teardowns.push(async () => {
     await server.close();

@@ -19,11 +19,6 @@ import { CloseSignal } from '../closeSignal.js';
 export interface LinkedPairOptions {
   /** The authenticated principal every request carries (`RequestContext.principal`). @default undefined */
   readonly principal?: string | undefined;
-  /**
-   * Inbound headers every request carries (lower-cased names), as an HTTP transport would pass them. Omitted from
-   * the context when undefined, as on stdio or WebSocket. @default undefined
-   */
-  readonly headers?: Readonly<Record<string, string | undefined>> | undefined;
   /** Sees contract violations of the handler (a rejection, a missing or unserializable response). */
   readonly onError?: ((error: Error) => void) | undefined;
 }
@@ -53,7 +48,7 @@ interface Pending {
 
 /**
  * Links a client to `handler` in memory. Each `request()` becomes one `handler(message, context)` call with a
- * fresh {@link RequestContext}: `principal` and `headers` from the options, `notify` routed to that request's
+ * fresh {@link RequestContext}: `principal` from the options, `notify` routed to that request's
  * `onNotification`, and a `signal` the pair aborts when the client's request signal aborts, when the client sends
  * `notifications/cancelled` naming the request, or on `close()`.
  *
@@ -82,7 +77,6 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
 
   const contextFor = (controller: AbortController, notify: RequestContext['notify']): RequestContext => ({
     ...(options.principal === undefined ? {} : { principal: options.principal }),
-    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
     notify,
     signal: controller.signal,
   });

@@ -8,7 +8,7 @@ const runtime = createRuntime();
 const taskId = await createWorkingTask(runtime);
 const app = express();
 app.use(express.json());
-app.post('/mcp', createHttpHandler(runtime.handle));
+app.post('/mcp', createHttpHandler(runtime));
 const server = app.listen(port(), '127.0.0.1', () =>
   ready({ url: `http://127.0.0.1:${server.address().port}/mcp`, taskId }),
 );

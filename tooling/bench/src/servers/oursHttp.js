@@ -19,9 +19,6 @@ function timedHandle(message, context) {
     get principal() {
       return context.principal;
     },
-    get headers() {
-      return context.headers;
-    },
     get signal() {
       return context.signal;
     },
@@ -36,7 +33,9 @@ function timedHandle(message, context) {
   return runtime.handle(message, observed);
 }
 
-const endpoint = createHttpHandler(timing ? timedHandle : runtime.handle);
+const endpoint = createHttpHandler(
+  timing ? { handle: timedHandle, toolParamHeaders: runtime.toolParamHeaders } : runtime,
+);
 // BENCH_TIMING=1 (scale case): also time each request from arrival to the end of its response, by Mcp-Method.
 const handler = timing
   ? (req, res) => {

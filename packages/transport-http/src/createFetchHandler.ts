@@ -1,0 +1,96 @@
+import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
+import { FetchResponseSink, toResponse } from './fetchResponseSink.js';
+import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions, UNPARSEABLE } from './httpBinding.js';
+import { errorReply } from './httpReply.js';
+import { readRequestBody } from './readRequestBody.js';
+import type { HeaderLookup } from './validateRequestHeaders.js';
+
+/** Options of {@link createFetchHandler}. */
+export interface FetchHandlerOptions extends HttpBindingOptions {
+  /**
+   * Turns a request into the principal its tasks are bound to (e.g. the subject of a verified bearer token). A
+   * `null`/`undefined` result rejects the request with 401 and `WWW-Authenticate`; a thrown error gives 500. Runs
+   * before the body is read. Without it requests are unauthenticated (`principal` undefined).
+   */
+  readonly authenticate?: AuthenticateRequest<Request>;
+}
+
+/** A fetch-API request handler: what Bun, Deno, Cloudflare Workers and Hono (`c.req.raw`) hand their routes. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates the Streamable HTTP server endpoint (MCP 2026-07-28) on the fetch API alone: it runs wherever `Request`,
+ * `Response` and `ReadableStream` exist (Node 20+, Bun, Deno, Cloudflare Workers, service workers). Pass the runtime
+ * itself (an `McpServer` is a {@link ServerEndpoint}) so `Mcp-Param-*` headers are checked against its tools'
+ * `x-mcp-header` annotations; a bare {@link MessageHandler} serves runtimes without them.
+ *
+ * The handler answers every request it is given (route by path yourself). In order: POST only (405 with
+ * `Allow: POST`); `Host`/`Origin` (403); `authenticate` (401, or 500 when it throws); the body, at most
+ * `maxBodyBytes` (413); JSON (400, -32700 without an id); for requests, the routing and `Mcp-Param-*` headers
+ * (400, -32020); then the runtime. Its answer is a JSON `Response` with the status of its error code, a streaming
+ * `text/event-stream` `Response` when it sent notifications first (progress, a `subscriptions/listen` stream), or
+ * 202 for an accepted notification. The returned promise resolves as soon as the status is known, before a stream
+ * ends. `request.signal` aborting, or the reader cancelling the stream, aborts the runtime's `context.signal`.
+ *
+ * DNS-rebinding protection: `Origin` must be the request's own or listed in `allowedOrigins`. The fetch API does not
+ * tell which address a connection arrived on, so the loopback-only `Host` default of the node adapter cannot apply:
+ * a server meant for local use only should list its hosts in `allowedHosts`.
+ */
+export function createFetchHandler(
+  endpoint: ServerEndpoint | MessageHandler,
+  options: FetchHandlerOptions = {},
+): FetchHandler {
+  const binding = new HttpBinding(endpoint, options);
+  const authenticate = options.authenticate;
+  const clientGone = errorReply(400, ErrorCode.InvalidRequest, 'The client aborted the request');
+
+  const principalOf = async (request: Request): Promise<string | Response> => {
+    if (authenticate === undefined) return '';
+    let principal: string | null | undefined;
+    try {
+      principal = await authenticate(request);
+    } catch {
+      return toResponse(binding.authFailed);
+    }
+    return principal === null || principal === undefined ? toResponse(binding.unauthorized) : principal;
+  };
+
+  return async (request) => {
+    const header: HeaderLookup = (name) => request.headers.get(name) ?? undefined;
+    // An in-process `Request` has no Host header; its URL names the host it was addressed to.
+    const host = request.headers.has('host') ? undefined : hostOf(request.url);
+    const rejected = binding.screen({ method: request.method, header, host });
+    if (rejected !== undefined) return toResponse(rejected);
+    const principal = await principalOf(request);
+    if (typeof principal !== 'string') return principal;
+
+    if (binding.declaresTooLarge(header('content-length'))) return toResponse(binding.tooLarge);
+    const text = await readRequestBody(request, binding.maxBodyBytes);
+    if (text === 'too_large') return toResponse(binding.tooLarge);
+    if (text === 'aborted')
+      return toResponse(errorReply(400, ErrorCode.InvalidRequest, 'The request body was aborted'));
+    const message = binding.parse(text);
+    if (message === UNPARSEABLE) return toResponse(binding.parseError);
+
+    const sink = new FetchResponseSink();
+    const outcome = binding.dispatch(message, header, sink, authenticate === undefined ? undefined : principal);
+    if ('status' in outcome) return toResponse(outcome);
+    sink.onCancel = outcome.close;
+    const gone = (): void => {
+      outcome.close();
+      sink.abandon(clientGone);
+    };
+    const signal = request.signal;
+    if (signal.aborted) gone();
+    else signal.addEventListener('abort', gone, { once: true });
+    return sink.response;
+  };
+}

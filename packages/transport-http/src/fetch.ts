@@ -1,0 +1,13 @@
+export {
+  createFetchHandler,
+  type FetchHandler,
+  type FetchHandlerOptions,
+} from './createFetchHandler.js';
+export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export { httpStatusForError } from './httpStatus.js';
+export { mcpNameField } from './routingHeaders.js';
+export {
+  type HeaderLookup,
+  type ParamHeaderLookup,
+  validateRequestHeaders,
+} from './validateRequestHeaders.js';

@@ -1,0 +1,84 @@
+import type { ResponseSink } from './exchange.js';
+import { type HttpReply, JSON_HEADERS } from './httpReply.js';
+
+const encoder = new TextEncoder();
+
+/** A binding reply as a fetch `Response`. */
+export function toResponse(reply: HttpReply): Response {
+  return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * The fetch side of an exchange: {@link FetchResponseSink.response} resolves with a JSON `Response` when the runtime
+ * answers first, or with a streaming one (a `ReadableStream` of SSE events) when it notifies first.
+ * `onCancel` runs when the reader cancels that stream (the client went away).
+ */
+export class FetchResponseSink implements ResponseSink {
+  readonly response: Promise<Response>;
+  onCancel: (() => void) | undefined;
+  #resolve: (response: Response) => void = () => {};
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #open = false;
+  #settled = false;
+
+  constructor() {
+    this.response = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  reply(status: number, body: string | undefined): void {
+    this.#settle(new Response(body ?? null, { status, headers: body === undefined ? undefined : JSON_HEADERS }));
+  }
+
+  /**
+   * The client went away before any response: settles {@link FetchResponseSink.response} with `reply` (nobody may
+   * read it, but the platform must not be left waiting on a promise that never settles). No-op once settled.
+   */
+  abandon(reply: HttpReply): void {
+    this.#settle(toResponse(reply));
+  }
+
+  #settle(response: Response): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(response);
+  }
+
+  openStream(headers: Readonly<Record<string, string>>): void {
+    // highWaterMark 0 with a byte-size strategy: -desiredSize is exactly the unsent backlog.
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: () => {
+          this.#open = false;
+          this.onCancel?.();
+        },
+      },
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
+    this.#open = true;
+    this.#settle(new Response(stream, { status: 200, headers }));
+  }
+
+  write(chunk: string): number {
+    const controller = this.#controller;
+    if (!this.#open || controller === undefined) return 0;
+    controller.enqueue(encoder.encode(chunk));
+    return -(controller.desiredSize ?? 0);
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#controller?.close();
+  }
+
+  destroy(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#controller?.error(new Error('The reader did not keep up with the event stream'));
+  }
+}

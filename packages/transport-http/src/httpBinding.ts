@@ -1,0 +1,167 @@
+import {
+  ErrorCode,
+  isRecord,
+  jsonRpcError,
+  type MessageHandler,
+  type ServerEndpoint,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
+import { createOriginCheck, type OriginPolicy } from '@mcp-tasks/transport-kit';
+import { Exchange, type ExchangeOptions, type ResponseSink } from './exchange.js';
+import { errorReply, type HttpReply } from './httpReply.js';
+import { type HeaderLookup, type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
+
+/** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
+export type OriginGuardOptions = OriginPolicy;
+
+/** The Streamable HTTP rules every front (fetch, node:http, express) applies alike. */
+export interface HttpBindingOptions extends OriginGuardOptions {
+  /** Largest accepted request body in bytes; larger bodies get 413 without being buffered. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /**
+   * Validate `Host` and `Origin` against DNS rebinding (see {@link OriginGuardOptions}); a rejected request gets 403.
+   * Default true.
+   */
+  readonly dnsRebindingProtection?: boolean;
+  /** The `WWW-Authenticate` value sent with 401. Default `Bearer`. */
+  readonly wwwAuthenticate?: string;
+  /** Interval of `:` keep-alive comments on SSE responses (listen streams). 0 disables. Default 15000. */
+  readonly keepAliveIntervalMs?: number;
+  /** An SSE response whose unsent backlog exceeds this many bytes is dropped as a slow reader. Default 8 MiB. */
+  readonly maxStreamBufferBytes?: number;
+}
+
+/**
+ * Turns a request (a fetch `Request`, or a node `IncomingMessage`) into the principal its tasks are bound to;
+ * `null`/`undefined` means "not authenticated".
+ */
+export type AuthenticateRequest<R> = (request: R) => string | null | undefined | Promise<string | null | undefined>;
+
+/** What the binding knows about an inbound request before its body: enough for the method and origin checks. */
+export interface RequestHead {
+  readonly method: string;
+  readonly header: HeaderLookup;
+  /** The `Host` of the request, when the front learns it elsewhere than from the header (a fetch `Request` URL). */
+  readonly host?: string | undefined;
+  /** The local address the connection arrived on, when the platform tells (the loopback default needs it). */
+  readonly localAddress?: string | undefined;
+}
+
+/** A parse failure: the body is not JSON. */
+export const UNPARSEABLE: unique symbol = Symbol('unparseable');
+
+const NO_PARAM_HEADERS: ParamHeaderLookup = () => [];
+
+/**
+ * The rules of the Streamable HTTP binding (MCP 2026-07-28), with no I/O: each front reads the request its own
+ * way, asks the binding in this order, and writes the {@link HttpReply} or the {@link Exchange} it gets back.
+ * 1. {@link HttpBinding.screen}: POST only (405), `Host`/`Origin` (403);
+ * 2. the front's authentication hook: {@link HttpBinding.unauthorized} (401) or {@link HttpBinding.authFailed} (500);
+ * 3. the body, at most {@link HttpBinding.maxBodyBytes} ({@link HttpBinding.tooLarge}, 413);
+ * 4. {@link HttpBinding.parse}: bad JSON gets 400/-32700 without an id;
+ * 5. {@link HttpBinding.dispatch}: routing and `Mcp-Param-*` headers (400/-32020), then the runtime.
+ */
+export class HttpBinding {
+  readonly maxBodyBytes: number;
+  readonly parseError: HttpReply = errorReply(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  readonly tooLarge: HttpReply;
+  readonly unauthorized: HttpReply;
+  readonly authFailed: HttpReply = errorReply(500, ErrorCode.InternalError, 'Authentication failed');
+  readonly #handle: MessageHandler;
+  readonly #paramHeaders: ParamHeaderLookup;
+  readonly #exchangeOptions: ExchangeOptions;
+  readonly #originCheck: ReturnType<typeof createOriginCheck> | undefined;
+  readonly #methodNotAllowed = errorReply(
+    405,
+    ErrorCode.InvalidRequest,
+    'Method not allowed: the MCP endpoint accepts POST',
+    undefined,
+    { allow: 'POST' },
+  );
+  readonly #forbidden = errorReply(403, ErrorCode.InvalidRequest, 'Forbidden: Host or Origin not allowed');
+
+  constructor(endpoint: ServerEndpoint | MessageHandler, options: HttpBindingOptions) {
+    if (typeof endpoint === 'function') {
+      this.#handle = endpoint;
+      this.#paramHeaders = NO_PARAM_HEADERS;
+    } else {
+      this.#handle = endpoint.handle;
+      this.#paramHeaders = (name) => endpoint.toolParamHeaders(name);
+    }
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.tooLarge = errorReply(
+      413,
+      ErrorCode.InvalidRequest,
+      `Request body exceeds ${this.maxBodyBytes} bytes`,
+      undefined,
+      { connection: 'close' },
+    );
+    this.unauthorized = errorReply(401, ErrorCode.InvalidRequest, 'Unauthorized', undefined, {
+      'www-authenticate': options.wwwAuthenticate ?? 'Bearer',
+    });
+    this.#originCheck = options.dnsRebindingProtection === false ? undefined : createOriginCheck(options);
+    this.#exchangeOptions = {
+      keepAliveIntervalMs: options.keepAliveIntervalMs ?? 15_000,
+      maxStreamBufferBytes: options.maxStreamBufferBytes ?? 8 * 1024 * 1024,
+    };
+  }
+
+  /** The checks before authentication: the HTTP method, then `Host`/`Origin`. Undefined when the request may go on. */
+  screen(head: RequestHead): HttpReply | undefined {
+    if (head.method !== 'POST') return this.#methodNotAllowed;
+    const check = this.#originCheck;
+    if (check === undefined) return undefined;
+    const input = {
+      host: head.header('host') ?? head.host,
+      origin: head.header('origin'),
+      localAddress: head.localAddress,
+    };
+    return check(input) ? undefined : this.#forbidden;
+  }
+
+  /** True when a declared `Content-Length` alone rules the body out (refused before reading it). */
+  declaresTooLarge(contentLength: string | undefined): boolean {
+    return contentLength !== undefined && Number(contentLength) > this.maxBodyBytes;
+  }
+
+  /** Parses a body; {@link UNPARSEABLE} when it is not JSON (answer {@link HttpBinding.parseError}). */
+  parse(text: string): unknown {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return UNPARSEABLE;
+    }
+  }
+
+  /**
+   * Checks a parsed message's headers and hands it to the runtime. Returns the rejection to write, or the
+   * {@link Exchange} now writing the runtime's answer into `sink`: the front must call its `close` when the client
+   * goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
+   */
+  dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | Exchange {
+    let id: string | number | undefined;
+    if (isRecord(message) && typeof message.method === 'string') {
+      const rawId = message.id;
+      if (typeof rawId === 'string' || typeof rawId === 'number') {
+        id = rawId;
+        const mismatch = validateRequestHeaders(message.method, message.params, header, this.#paramHeaders);
+        if (mismatch !== undefined) return errorReply(400, ErrorCode.HeaderMismatch, mismatch, id);
+      }
+    }
+    const exchange = new Exchange(sink, principal, this.#exchangeOptions);
+    const internalError = (): TransportResponse =>
+      jsonRpcError(id, { code: ErrorCode.InternalError, message: 'Internal error' });
+    let answer: Promise<TransportResponse | undefined>;
+    try {
+      answer = this.#handle(message, exchange);
+    } catch {
+      answer = Promise.resolve(internalError());
+    }
+    answer.then(
+      // A request must be answered; undefined is only for notifications.
+      (response) => exchange.finish(response === undefined && id !== undefined ? internalError() : response),
+      () => exchange.finish(internalError()),
+    );
+    return exchange;
+  }
+}

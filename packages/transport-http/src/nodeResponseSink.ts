@@ -1,0 +1,55 @@
+import type { ServerResponse } from 'node:http';
+import type { ResponseSink } from './exchange.js';
+import { type HttpReply, JSON_HEADERS } from './httpReply.js';
+
+/** Writes a binding reply with an exact Content-Length (keeps the connection reusable). */
+export function writeReply(res: ServerResponse, reply: HttpReply): void {
+  const body = reply.body;
+  if (body === undefined) {
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+    return;
+  }
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The node:http side of an exchange: writes into a `ServerResponse`, and closes the exchange when it closes. */
+export class NodeResponseSink implements ResponseSink {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  reply(status: number, body: string | undefined): void {
+    const res = this.#res;
+    if (body === undefined) {
+      res.writeHead(status);
+      res.end();
+    } else {
+      res.writeHead(status, {
+        'content-type': JSON_HEADERS['content-type'],
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+    }
+  }
+
+  openStream(headers: Readonly<Record<string, string>>): void {
+    this.#res.writeHead(200, headers);
+  }
+
+  write(chunk: string): number {
+    this.#res.write(chunk);
+    return this.#res.writableLength;
+  }
+
+  end(): void {
+    this.#res.end();
+  }
+
+  destroy(): void {
+    this.#res.destroy();
+  }
+}
