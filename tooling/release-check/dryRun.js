@@ -153,6 +153,7 @@ async function tryConsumer(pkg, all, work) {
         [
           'install',
           '--ignore-workspace',
+          '--no-frozen-lockfile',
           '--config.strict-peer-dependencies=true',
           '--reporter=silent',
           '--prefer-offline',
