@@ -112,7 +112,9 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     );
     expect(result.stdout).toMatch(/Deployed web@2\.0\.0 to staging, build [0-9a-f]{12} \(note: e2e run\)/);
     // After the answer the task is seen working again (the rollout) before it completes.
-    expect(result.stdout).toMatch(/answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/);
+    expect(result.stdout).toMatch(
+      /answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/,
+    );
   });
 
   it('answers a sampling request with the labelled built-in responder', async () => {
