@@ -1,13 +1,17 @@
-/** Command-line parsing: turns argv into one validated command, or a `UsageError`. */
-import { parseArgs } from 'node:util';
+/**
+ * Command-line parsing with commander: subcommands, per-command `--help`, `--version`, and one validated
+ * `Command` (or a `UsageError` with a one-line reason).
+ */
+import { CommanderError, Option, Command as Program } from 'commander';
 import { UsageError } from './cliErrors.js';
+import { guardOperand } from './operandGuard.js';
 
 /** Where the server is: a URL (http, https, ws, wss) or a command line to spawn for stdio. */
 export type ServerTarget =
   | { readonly kind: 'url'; readonly url: string }
   | { readonly kind: 'stdio'; readonly command: string };
 
-/** Options shared by every command. */
+/** Options shared by every command that talks to a server. */
 export interface CommonOptions {
   /** Absent when neither --url nor --stdio was given (`resume` may take it from the journal). */
   readonly server: ServerTarget | undefined;
@@ -15,17 +19,25 @@ export interface CommonOptions {
   readonly journal: string | undefined;
   readonly json: boolean;
   readonly verbose: boolean;
+  /** How long the server has to answer the first request before the client gives up on it. */
+  readonly connectTimeoutMs: number;
 }
+
+/** What to answer a form with when there is no terminal to ask on and no `--answers` file. */
+export type NonInteractiveAction = 'decline' | 'cancel';
 
 /** Options of `call` and `resume`. */
 export interface RunOptions extends CommonOptions {
   readonly answers: string | undefined;
   readonly roots: readonly string[];
+  readonly nonInteractive: NonInteractiveAction | undefined;
+  /** How long to keep retrying when the server goes away mid-task (0: give up at once). */
+  readonly retryForMs: number;
 }
 
-/** One parsed invocation. */
+/** One parsed invocation. `printed`: help or version was written, nothing to run. */
 export type Command =
-  | { readonly name: 'help' }
+  | { readonly name: 'printed' }
   | { readonly name: 'tools'; readonly options: CommonOptions }
   | {
       readonly name: 'call';
@@ -36,107 +48,197 @@ export type Command =
     }
   | { readonly name: 'resume'; readonly taskId: string; readonly options: RunOptions }
   | { readonly name: 'status' | 'cancel'; readonly taskId: string; readonly options: CommonOptions }
-  | { readonly name: 'pending'; readonly options: CommonOptions }
+  | { readonly name: 'pending'; readonly refresh: boolean; readonly options: CommonOptions }
   | { readonly name: 'conformance'; readonly url: string };
 
-/** The usage text printed by `help` and after a usage error. */
-export const USAGE = `Usage: mcp-tasks-polling-client <command> [options]
+/** The program's name, as installed. */
+export const PROGRAM = 'mcp-tasks-polling-client';
 
-Commands:
-  tools                      List the server's tools
-  call <tool>                Call a tool and follow it to its end
-       [--args '<json>'] [--answers <file>] [--root <uri>]... [--detach]
-  resume <taskId>            Follow a task created earlier (e.g. after --detach or a crash)
-  status <taskId>            Print a task's current state
-  cancel <taskId>            Ask the server to cancel a task
-  pending                    List the tasks in the journal with their last known state
-  conformance <url>          Conformance-suite client mode (also when MCP_CONFORMANCE_SCENARIO is set)
+const EXIT_CODES = `Exit codes:
+  0    completed            1    completed with isError
+  2    usage error          3    cancelled, expired or unknown task
+  4    connection error     5    failed (task failed or JSON-RPC error)
+  130  interrupted (Ctrl-C cancels the task first)`;
 
-Server (one of):
-  --url <http(s)://…/mcp | ws(s)://…/mcp>
-  --stdio "<command line>"   Spawn the server and talk to it over stdin/stdout
-  --token <token>            Bearer token for --url servers
+const DEFAULT_CONNECT_TIMEOUT_S = 10;
+const DEFAULT_RETRY_FOR_S = 30;
 
-Other options:
-  --journal <file>  Task journal (default: $XDG_STATE_HOME/mcp-tasks/journal.json)
-  --json            Print raw JSON results
-  --verbose         Print error details
+/** Where commander's help, version and error text go (stdout and stderr by default). */
+export interface ParseOutput {
+  readonly out: (text: string) => void;
+}
 
-Exit codes: 0 completed, 1 completed with isError, 2 failed, 3 cancelled or expired, 4 usage or connection error,
-130 interrupted (Ctrl-C cancels the task first).`;
-
-const OPTIONS = {
-  url: { type: 'string' },
-  stdio: { type: 'string' },
-  token: { type: 'string' },
-  args: { type: 'string' },
-  answers: { type: 'string' },
-  root: { type: 'string', multiple: true },
-  detach: { type: 'boolean' },
-  journal: { type: 'string' },
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** Parses argv (without the node and script paths). Throws `UsageError` with a one-line reason. */
-export function parseCliArgs(argv: readonly string[]): Command {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+/**
+ * Parses argv (without the node and script paths). Writes help or the version through `output` and returns
+ * `printed`; throws `UsageError` with a one-line reason otherwise. A task id or tool name that starts with `-` is
+ * taken as the operand it is (ids are random, and about one in 64 starts with `-`).
+ */
+export function parseCliArgs(
+  argv: readonly string[],
+  version = '0.0.0',
+  output: ParseOutput = { out: (text) => process.stdout.write(text) },
+): Command {
+  let parsed: Command | undefined;
+  const program = buildProgram(version, output, (command) => {
+    parsed = command;
+  });
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    program.parse(guardOperand(program, argv), { from: 'user' });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return { name: 'printed' };
+    // commander's messages start with "error: "; the CLI adds its own prefix and one hint.
+    throw new UsageError(error.message.replace(/^error:\s*/, ''));
   }
-  const { values, positionals } = parsed;
-  const [name, ...rest] = positionals;
-  if (values.help || name === undefined || name === 'help') return { name: 'help' };
-  const common: CommonOptions = {
-    server: serverTarget(values.url, values.stdio),
-    token: values.token,
-    journal: values.journal,
-    json: values.json ?? false,
-    verbose: values.verbose ?? false,
-  };
-  const run: RunOptions = { ...common, answers: values.answers, roots: values.root ?? [] };
-  switch (name) {
-    case 'tools':
-      expectArgs(name, rest, 0);
-      return { name, options: needServer(common) };
-    case 'pending':
-      expectArgs(name, rest, 0);
-      return { name, options: common };
-    case 'call': {
-      const [tool] = expectArgs(name, rest, 1, '<tool>');
-      return {
-        name,
+  if (parsed === undefined) {
+    // No subcommand at all: show the overview, as `--help` would, but as a usage error.
+    output.out(program.helpInformation());
+    throw new UsageError('a command is required');
+  }
+  return parsed;
+}
+
+/** The subcommand named in argv, for the "run <command> --help" hint. */
+export function commandOf(argv: readonly string[]): string | undefined {
+  return argv.find((word) => !word.startsWith('-'));
+}
+
+interface RawOptions {
+  url?: string;
+  stdio?: string;
+  token?: string;
+  journal?: string;
+  json?: boolean;
+  verbose?: boolean;
+  connectTimeout: number;
+  args?: string;
+  answers?: string;
+  root: string[];
+  detach?: boolean;
+  nonInteractive?: NonInteractiveAction;
+  retryFor: number;
+  refresh?: boolean;
+}
+
+function buildProgram(version: string, output: ParseOutput, done: (command: Command) => void): Program {
+  const program = new Program(PROGRAM)
+    .description('Follows MCP tool calls and Tasks-extension tasks to their end')
+    .version(version, '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: output.out, writeErr: () => undefined, outputError: () => undefined })
+    .showSuggestionAfterError(true)
+    .addHelpText('after', `\n${EXIT_CODES}`);
+  const sub = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .exitOverride()
+      .configureOutput({ writeOut: output.out, writeErr: () => undefined, outputError: () => undefined })
+      .showSuggestionAfterError(true);
+
+  withRun(withServer(sub('call', 'Call a tool and follow it to its end').argument('<tool>', 'tool name')))
+    .option('--args <json>', 'tool arguments as a JSON object')
+    .option('--detach', 'print the task id once the task exists, and exit')
+    .action((tool: string, raw: RawOptions) =>
+      done({
+        name: 'call',
         tool,
-        args: parseToolArgs(values.args),
-        detach: values.detach ?? false,
-        options: needServer(run),
-      };
-    }
-    case 'resume': {
-      const [taskId] = expectArgs(name, rest, 1, '<taskId>');
-      return { name, taskId, options: run };
-    }
-    case 'status':
-    case 'cancel': {
-      const [taskId] = expectArgs(name, rest, 1, '<taskId>');
-      return { name, taskId, options: common };
-    }
-    case 'conformance': {
+        args: parseToolArgs(raw.args),
+        detach: raw.detach ?? false,
+        options: needServer(runOptions(raw)),
+      }),
+    );
+  withRun(withServer(sub('resume', 'Follow a task created earlier (after --detach or a crash)')))
+    .argument('<taskId>', 'task id')
+    .action((taskId: string, raw: RawOptions) => done({ name: 'resume', taskId, options: runOptions(raw) }));
+  withServer(sub('status', "Print a task's current state"))
+    .argument('<taskId>', 'task id')
+    .action((taskId: string, raw: RawOptions) => done({ name: 'status', taskId, options: commonOptions(raw) }));
+  withServer(sub('cancel', 'Ask the server to cancel a task'))
+    .argument('<taskId>', 'task id')
+    .action((taskId: string, raw: RawOptions) => done({ name: 'cancel', taskId, options: commonOptions(raw) }));
+  withServer(sub('tools', "List the server's tools")).action((raw: RawOptions) =>
+    done({ name: 'tools', options: needServer(commonOptions(raw)) }),
+  );
+  withServer(sub('pending', 'List the journalled tasks with their last known state'))
+    .option('--refresh', 'ask each task’s server for its state now; drop tasks that ended or are gone')
+    .action((raw: RawOptions) => done({ name: 'pending', refresh: raw.refresh ?? false, options: commonOptions(raw) }));
+  sub('conformance', 'Conformance-suite client mode (also when MCP_CONFORMANCE_SCENARIO is set)')
+    .argument('[args...]', 'the server URL comes last')
+    .allowUnknownOption()
+    .action((args: string[]) => {
       // The harness appends the mock server's URL as the last argument.
-      const url = rest.at(-1) ?? values.url;
+      const url = args.at(-1);
       if (url === undefined) throw new UsageError('conformance needs the server URL as its last argument');
-      return { name, url };
-    }
-    default:
-      throw new UsageError(`Unknown command "${name}" (try --help)`);
-  }
+      done({ name: 'conformance', url });
+    });
+  return program;
+}
+
+function withServer(command: Program): Program {
+  return command
+    .option('--url <url>', 'server endpoint: http(s)://…/mcp or ws(s)://…/mcp')
+    .option('--stdio <command>', 'spawn the server and talk to it over stdin/stdout')
+    .option('--token <token>', 'bearer token for --url servers')
+    .option('--journal <file>', 'task journal (default: the per-user state directory)')
+    .option('--json', 'machine-readable output: stdout carries one JSON document, everything else goes to stderr')
+    .option('--verbose', 'print error details and the stdio server’s log')
+    .addOption(
+      new Option('--connect-timeout <seconds>', 'give up on a server that does not answer the first request')
+        .default(DEFAULT_CONNECT_TIMEOUT_S)
+        .argParser(seconds('--connect-timeout')),
+    );
+}
+
+function withRun(command: Program): Program {
+  return command
+    .option('--answers <file>', 'answer forms from a JSON file instead of prompting')
+    .option('--root <uri>', 'declare a root (repeatable)', (uri: string, all: string[]) => [...all, uri], [])
+    .addOption(
+      new Option('--non-interactive <action>', 'with no terminal and no --answers, answer forms this way').choices([
+        'decline',
+        'cancel',
+      ]),
+    )
+    .addOption(
+      new Option('--retry-for <seconds>', 'keep retrying this long when the server goes away mid-task (0: never)')
+        .default(DEFAULT_RETRY_FOR_S)
+        .argParser(seconds('--retry-for')),
+    );
+}
+
+function seconds(flag: string): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+      throw new UsageError(`${flag} must be a number of seconds ≥ 0, got "${text}"`);
+    return value;
+  };
+}
+
+function commonOptions(raw: RawOptions): CommonOptions {
+  return {
+    server: serverTarget(raw.url, raw.stdio),
+    token: raw.token,
+    journal: raw.journal,
+    json: raw.json ?? false,
+    verbose: raw.verbose ?? false,
+    connectTimeoutMs: raw.connectTimeout * 1000,
+  };
+}
+
+function runOptions(raw: RawOptions): RunOptions {
+  return {
+    ...commonOptions(raw),
+    answers: raw.answers,
+    roots: raw.root,
+    nonInteractive: raw.nonInteractive,
+    retryForMs: raw.retryFor * 1000,
+  };
 }
 
 function serverTarget(url: string | undefined, stdio: string | undefined): ServerTarget | undefined {
-  if (url !== undefined && stdio !== undefined) throw new UsageError('Give either --url or --stdio, not both');
+  if (url !== undefined && stdio !== undefined) throw new UsageError('give either --url or --stdio, not both');
   if (stdio !== undefined) {
     if (stdio.trim() === '') throw new UsageError('--stdio needs a command line');
     return { kind: 'stdio', command: stdio };
@@ -154,16 +256,8 @@ function serverTarget(url: string | undefined, stdio: string | undefined): Serve
 }
 
 function needServer<T extends CommonOptions>(options: T): T {
-  if (options.server === undefined) throw new UsageError('Say which server: --url <url> or --stdio "<command>"');
+  if (options.server === undefined) throw new UsageError('say which server: --url <url> or --stdio "<command>"');
   return options;
-}
-
-function expectArgs(command: string, rest: readonly string[], count: 0): [];
-function expectArgs(command: string, rest: readonly string[], count: 1, what: string): [string];
-function expectArgs(command: string, rest: readonly string[], count: number, what = ''): string[] {
-  if (rest.length < count) throw new UsageError(`${command} needs ${what}`);
-  if (rest.length > count) throw new UsageError(`${command}: unexpected argument "${rest[count]}"`);
-  return [...rest];
 }
 
 function parseToolArgs(text: string | undefined): Record<string, unknown> {

@@ -14,13 +14,14 @@ import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 export const ExitCode = {
   Completed: 0,
   ToolError: 1,
-  Failed: 2,
+  Usage: 2,
   CancelledOrExpired: 3,
-  UsageOrConnection: 4,
+  Connection: 4,
+  Failed: 5,
   Interrupted: 130,
 } as const;
 
-/** A bad command line, a missing file or an unreadable answers file: exit 4, no stack trace. */
+/** A bad command line, a missing file or an unreadable answers file: exit 2, no stack trace. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -41,13 +42,16 @@ export interface Failure {
  * (still one line; `--verbose` adds the stack).
  */
 export function describeFailure(error: unknown): Failure {
-  if (error instanceof UsageError) return { code: ExitCode.UsageOrConnection, message: error.message };
-  if (error instanceof ConnectionError) return { code: ExitCode.UsageOrConnection, message: error.message };
-  if (error instanceof TransportError) return { code: ExitCode.UsageOrConnection, message: transportMessage(error) };
+  if (error instanceof UsageError) return { code: ExitCode.Usage, message: error.message };
+  if (error instanceof ConnectionError) return { code: ExitCode.Connection, message: error.message };
+  if (error instanceof TransportError) return { code: ExitCode.Connection, message: transportMessage(error) };
   if (error instanceof TaskFailedError) return { code: ExitCode.Failed, message: error.message };
   if (error instanceof TaskCancelledError || error instanceof TaskExpiredError || error instanceof TaskStuckError)
     return { code: ExitCode.CancelledOrExpired, message: error.message };
   if (error instanceof TaskNotFoundError) return { code: ExitCode.CancelledOrExpired, message: error.message };
+  // No terminal and no --answers: a usage problem, whichever layer reports it.
+  const usage = causedBy(error, UsageError);
+  if (usage !== undefined) return { code: ExitCode.Usage, message: usage.message };
   // The client cancelled the task because it could not answer an input request.
   if (error instanceof InputHandlerError) return { code: ExitCode.CancelledOrExpired, message: error.message };
   if (error instanceof InvalidResponseError) return { code: ExitCode.Failed, message: error.message };
@@ -55,7 +59,7 @@ export function describeFailure(error: unknown): Failure {
     // HTTP answers a bad token with 401 and a JSON-RPC error body, which arrives here rather than as a transport error.
     if (/unauthori[sz]ed|forbidden/i.test(error.message))
       return {
-        code: ExitCode.UsageOrConnection,
+        code: ExitCode.Connection,
         message: `The server rejected the credentials (${error.message}); check --token`,
       };
     return { code: ExitCode.Failed, message: `The server answered with error ${error.code}: ${error.message}` };
@@ -68,9 +72,7 @@ function transportMessage(error: TransportError): string {
   const cause = error.cause instanceof Error ? ` (${causeText(error.cause)})` : '';
   switch (error.code) {
     case 'http_status':
-      if (error.status === 401 || error.status === 403)
-        return `The server rejected the credentials (HTTP ${error.status}); check --token`;
-      return `The server answered HTTP ${error.status ?? '?'}: ${error.message}`;
+      return httpStatusMessage(error);
     case 'send_failed':
       return `Cannot reach the server: ${error.message}${cause}`;
     case 'closed':
@@ -80,8 +82,31 @@ function transportMessage(error: TransportError): string {
   }
 }
 
+/** One line for an HTTP status, with what to do about it; the status is said once. */
+function httpStatusMessage(error: TransportError): string {
+  const status = error.status;
+  if (status === 401 || status === 403) return `The server rejected the credentials (HTTP ${status}); check --token`;
+  if (/WebSocket upgrade/.test(error.message))
+    return `${error.message}; is this a WebSocket endpoint? (a Streamable HTTP server takes an http:// URL)`;
+  if (status === 426) return 'The server wants a WebSocket (HTTP 426 Upgrade Required): use a ws:// URL';
+  // The transport's own message may already start with "HTTP <status>"; say the status once.
+  const rest = error.message.replace(/^HTTP \d{3}\b:?\s*/, '');
+  const hint = status === 404 ? '; check the path of --url (usually …/mcp)' : '';
+  return `The server answered HTTP ${status ?? '?'}${rest === '' ? '' : ` ${rest}`}${hint}`;
+}
+
 function causeText(cause: Error): string {
   // fetch wraps the socket error (ECONNREFUSED, ECONNRESET…) one level further down.
   const inner = cause.cause instanceof Error ? cause.cause.message : undefined;
   return inner ?? cause.message;
+}
+
+/** The first error of type `type` in `error`'s cause chain (including itself). */
+function causedBy(error: unknown, type: abstract new (...args: never[]) => Error): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    if (current instanceof type) return current;
+    current = (current as Error).cause;
+  }
+  return undefined;
 }

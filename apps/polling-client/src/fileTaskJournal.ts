@@ -3,9 +3,9 @@
  * also remembers which server the task lives on and the last state this client saw.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TaskJournal, TaskJournalEntry } from '@mcp-tasks/client';
+import envPaths from 'env-paths';
 import type { ServerTarget } from './cliArgs.js';
 import { UsageError } from './cliErrors.js';
 
@@ -24,10 +24,13 @@ interface JournalFile {
   readonly tasks: PendingTask[];
 }
 
-/** The default journal: `$XDG_STATE_HOME/mcp-tasks/journal.json`, falling back to `~/.local/state`. */
-export function defaultJournalPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local/state');
-  return join(base, 'mcp-tasks', 'journal.json');
+/**
+ * The default journal: `journal.json` in the per-user data directory of each platform (env-paths): Linux
+ * `$XDG_DATA_HOME/mcp-tasks` (`~/.local/share/mcp-tasks`), macOS `~/Library/Application Support/mcp-tasks`,
+ * Windows `%LOCALAPPDATA%\mcp-tasks\Data`.
+ */
+export function defaultJournalPath(): string {
+  return join(envPaths('mcp-tasks', { suffix: '' }).data, 'journal.json');
 }
 
 /**

@@ -6,6 +6,11 @@ import { connectWebSocket } from '@mcp-tasks/transport-ws';
 import type { ServerTarget } from './cliArgs.js';
 import { ConnectionError, UsageError } from './cliErrors.js';
 
+/** A transport plus what the server said on the side (a stdio server's last stderr line), for error messages. */
+export interface OpenedTransport extends ClientTransport {
+  serverSaid?(): string | undefined;
+}
+
 /** Options of {@link openTransport}. */
 export interface OpenTransportOptions {
   readonly token?: string | undefined;
@@ -22,7 +27,7 @@ export interface OpenTransportOptions {
 export async function openTransport(
   target: ServerTarget,
   options: OpenTransportOptions = {},
-): Promise<ClientTransport> {
+): Promise<OpenedTransport> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
   if (target.kind === 'stdio') {
     // A stdio server trusts the process that spawns it; there is nowhere standard to put a token.
@@ -36,10 +41,10 @@ export async function openTransport(
   try {
     return await connectWebSocket(url, options.token === undefined ? {} : { token: options.token });
   } catch (error) {
+    // A refused upgrade (401, 426…) keeps its HTTP status, so the CLI can say what to do about it.
+    if (error instanceof TransportError && error.code === 'http_status') throw error;
     const detail = error instanceof Error ? error.message : String(error);
-    throw new ConnectionError(
-      `Cannot open a WebSocket to ${target.url}: ${detail} (is the server running, and is --token right?)`,
-    );
+    throw new ConnectionError(`Cannot open a WebSocket to ${target.url}: ${detail} (is the server running?)`);
   }
 }
 
@@ -47,7 +52,7 @@ async function spawnStdio(
   commandLine: string,
   options: OpenTransportOptions,
   warn: (message: string) => void,
-): Promise<ClientTransport> {
+): Promise<OpenedTransport> {
   const [command, ...args] = splitCommandLine(commandLine);
   if (command === undefined) throw new UsageError('--stdio needs a command line');
   let transport: StdioClientTransport;
@@ -63,6 +68,10 @@ async function spawnStdio(
   } catch (error) {
     throw new ConnectionError(`Cannot start the stdio server: ${error instanceof Error ? error.message : error}`);
   }
+  // The child runs in its own process group, so nothing reaps it if we leave abruptly: kill it on any exit.
+  const reap = () => killGroup(transport.pid);
+  process.once('exit', reap);
+  void transport.exited.then(() => process.off('exit', reap));
   // The server's stderr is its log: shown with --verbose, otherwise its tail is kept to explain a crash.
   let tail: string[] = [];
   transport.stderr?.setEncoding('utf8');
@@ -81,7 +90,17 @@ async function spawnStdio(
     notify: (message) => transport.notify(message).catch(explain),
     close: () => transport.close(),
     closed: transport.closed,
+    serverSaid: () => tail.at(-1)?.trim(),
   };
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 /**

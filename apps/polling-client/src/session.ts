@@ -5,17 +5,21 @@
 import { readFileSync } from 'node:fs';
 import { type InputHandlers, McpClient } from '@mcp-tasks/client';
 import type { Implementation } from '@mcp-tasks/protocol';
+import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { answerFromFile, loadAnswers } from './answersFile.js';
 import { builtinSample } from './builtinSampler.js';
 import type { CommonOptions, RunOptions, ServerTarget } from './cliArgs.js';
-import { UsageError } from './cliErrors.js';
+import { ConnectionError, UsageError } from './cliErrors.js';
 import { defaultJournalPath, FileTaskJournal } from './fileTaskJournal.js';
-import { openTransport } from './openTransport.js';
+import { type OpenedTransport, openTransport } from './openTransport.js';
 import { StatusReporter } from './statusReporter.js';
 import { TerminalForm } from './terminalForm.js';
 
+/** This CLI's version (from its package.json). */
+export const CLIENT_VERSION = packageVersion();
+
 /** The `clientInfo` every request carries. */
-export const CLIENT_INFO: Implementation = { name: 'mcp-tasks-polling-client', version: packageVersion() };
+export const CLIENT_INFO: Implementation = { name: 'mcp-tasks-polling-client', version: CLIENT_VERSION };
 
 /** Everything a command needs to talk to the server. `close` releases the transport (and a stdio child). */
 export interface Session {
@@ -23,6 +27,8 @@ export interface Session {
   readonly journal: FileTaskJournal;
   readonly reporter: StatusReporter;
   readonly server: ServerTarget;
+  /** Aborts the running call (Ctrl-C, or a form nobody can answer); its reason is what the call rejects with. */
+  readonly controller: AbortController;
   close(): Promise<void>;
 }
 
@@ -38,16 +44,52 @@ export function openJournal(options: CommonOptions, server?: ServerTarget): File
 export async function openSession(
   options: CommonOptions | RunOptions,
   server: ServerTarget,
-  reporter = new StatusReporter(process.stdout),
+  // With --json, stdout carries the JSON document only: progress goes to stderr.
+  reporter = new StatusReporter(options.json ? process.stderr : process.stdout),
 ): Promise<Session> {
   const journal = openJournal(options, server);
-  const handlers = 'roots' in options ? inputHandlers(options, reporter) : {};
+  const controller = new AbortController();
+  const handlers = 'roots' in options ? inputHandlers(options, reporter, controller) : {};
   const transport = await openTransport(server, { token: options.token, verbose: options.verbose });
   const client = new McpClient({ transport, clientInfo: CLIENT_INFO, handlers, tasks: { journal } });
-  return { client, journal, reporter, server, close: () => client.close() };
+  const close = () => client.close();
+  try {
+    await handshake(client, transport, server, options.connectTimeoutMs);
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { client, journal, reporter, server, controller, close };
 }
 
-function inputHandlers(options: RunOptions, reporter: StatusReporter): InputHandlers {
+/**
+ * `server/discover` within `timeoutMs`: a command line that is not an MCP server on stdio (or a URL that never
+ * answers) fails here with a clear message instead of hanging.
+ */
+async function handshake(
+  client: McpClient,
+  transport: OpenedTransport,
+  server: ServerTarget,
+  timeoutMs: number,
+): Promise<void> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    await client.discover({ signal: timeout });
+  } catch (error) {
+    if (!timeout.aborted || error instanceof TransportError || isProtocolError(error)) throw error;
+    const said = transport.serverSaid?.();
+    const what = server.kind === 'stdio' ? `the stdio server (${server.command})` : server.url;
+    const hint =
+      server.kind === 'stdio'
+        ? ` Is it an MCP server speaking stdio? (the sample tool server needs --transport stdio)${said ? ` It said: ${said}` : ''}`
+        : '';
+    throw new ConnectionError(
+      `${what} did not answer within ${timeoutMs / 1000} s (--connect-timeout).${hint}`.replace(/\.\s*$/, ''),
+    );
+  }
+}
+
+function inputHandlers(options: RunOptions, reporter: StatusReporter, controller: AbortController): InputHandlers {
   const answers = options.answers === undefined ? undefined : loadAnswers(options.answers);
   const form = new TerminalForm(process.stdin, process.stderr, {
     before: () => reporter.pause(),
@@ -55,6 +97,20 @@ function inputHandlers(options: RunOptions, reporter: StatusReporter): InputHand
   });
   const handlers: { -readonly [K in keyof InputHandlers]: InputHandlers[K] } = {
     elicitation: async (params, { signal }) => {
+      if (answers === undefined && process.stdin.isTTY !== true) {
+        if (options.nonInteractive !== undefined) {
+          reporter.line(
+            `no terminal to ask "${params.message}" on: answering ${options.nonInteractive} (--non-interactive)`,
+          );
+          return { action: options.nonInteractive };
+        }
+        // Answering anything here would be a guess the user never made: stop the run and say how to answer.
+        const error = new UsageError(
+          `the server asks "${params.message}", and there is no terminal to ask on: pass --answers <file>, or --non-interactive decline|cancel`,
+        );
+        controller.abort(error);
+        throw error;
+      }
       if (answers === undefined) return form.ask(params, signal);
       try {
         const result = answerFromFile(answers, params);

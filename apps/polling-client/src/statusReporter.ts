@@ -33,7 +33,6 @@ export class StatusReporter {
   update(state: ObservedState): void {
     const previous = this.#last;
     this.#last = state;
-    if (previous === undefined) this.line(`task ${state.taskId} created`);
     if (this.#live) {
       this.#timer ??= setInterval(() => this.#draw(), 100);
       this.#draw();

@@ -39,10 +39,12 @@ export async function showStatus(session: Session, taskId: string, json: boolean
 }
 
 /** `cancel <taskId>`: sends `tasks/cancel` and drops the task from the journal (the ack is not the outcome, C17). */
-export async function cancelTask(session: Session, taskId: string): Promise<number> {
+export async function cancelTask(session: Session, taskId: string, json: boolean): Promise<number> {
   await notFoundAsTyped(taskId, () => session.client.cancelTask(taskId));
   session.journal.remove(taskId);
-  process.stdout.write(`cancellation of task ${taskId} requested\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify({ taskId, cancelRequested: true })}\n` : `cancellation of task ${taskId} requested\n`,
+  );
   return ExitCode.Completed;
 }
 
@@ -62,9 +64,10 @@ export function listPending(journal: FileTaskJournal, options: CommonOptions): n
     const message = task.lastStatusMessage ? ` (${task.lastStatusMessage})` : '';
     const where = task.server === undefined ? '' : ` on ${task.server.kind === 'url' ? task.server.url : 'stdio'}`;
     process.stdout.write(
-      `${task.taskId}  ${task.name}  ${state}${message}  since ${task.lastSeenAt ?? task.recordedAt}${where}\n`,
+      `${task.taskId}  ${task.name}  ${state}${message}  as of ${task.lastSeenAt ?? task.recordedAt}${where}\n`,
     );
   }
+  process.stdout.write('(states as last seen by this client; "pending --refresh" asks the servers)\n');
   return ExitCode.Completed;
 }
 

@@ -58,6 +58,7 @@ export class TerminalForm {
         const chosen = answer.trim() === '' ? 'accept' : action(answer);
         if (chosen === 'accept') break;
         if (chosen !== undefined) return { action: chosen };
+        this.#output.write(`  "${answer.trim()}" is not a choice: type a (accept), d (decline) or c (cancel).\n`);
       }
       const content: Record<string, FieldValue> = {};
       for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {

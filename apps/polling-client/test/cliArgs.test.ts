@@ -47,7 +47,61 @@ describe('parseCliArgs', () => {
       taskId: 'abc',
       options: { server: undefined },
     });
-    expect(parseCliArgs(['pending'])).toMatchObject({ name: 'pending' });
+    expect(parseCliArgs(['pending'])).toMatchObject({ name: 'pending', refresh: false });
+    expect(parseCliArgs(['pending', '--refresh'])).toMatchObject({ name: 'pending', refresh: true });
+  });
+
+  it.each([
+    [['status', '-wXc9_q', '--url', 'http://h/mcp']],
+    [['status', '--url', 'http://h/mcp', '-wXc9_q']],
+    [['status', '--url=http://h/mcp', '-wXc9_q', '--json']],
+    [['status', '--url', 'http://h/mcp', '--', '-wXc9_q']],
+  ])('takes a task id that starts with "-" as the id: %j', (argv) => {
+    expect(parseCliArgs(argv)).toMatchObject({
+      name: 'status',
+      taskId: '-wXc9_q',
+    });
+    for (const name of ['resume', 'cancel'])
+      expect(parseCliArgs([name, '-hV', '--url', 'http://h/mcp'])).toMatchObject({ name, taskId: '-hV' });
+  });
+
+  it('prints --version and per-command --help, and returns "printed"', () => {
+    let out = '';
+    const output = {
+      out: (text: string) => {
+        out += text;
+      },
+    };
+    expect(parseCliArgs(['--version'], '1.2.3', output)).toEqual({ name: 'printed' });
+    expect(out).toBe('1.2.3\n');
+    out = '';
+    expect(parseCliArgs(['call', '--help'], '1.2.3', output)).toEqual({ name: 'printed' });
+    expect(out).toMatch(/Usage: mcp-tasks-polling-client call \[options\] <tool>/);
+    expect(out).toMatch(/--non-interactive <action>/);
+  });
+
+  it('reads timeouts in seconds and the non-interactive answer', () => {
+    expect(
+      parseCliArgs([
+        'call',
+        'x',
+        '--url',
+        'http://h/mcp',
+        '--connect-timeout',
+        '2.5',
+        '--retry-for',
+        '0',
+        '--non-interactive',
+        'decline',
+      ]),
+    ).toMatchObject({ options: { connectTimeoutMs: 2500, retryForMs: 0, nonInteractive: 'decline' } });
+    expect(parseCliArgs(['call', 'x', '--url', 'http://h/mcp'])).toMatchObject({
+      options: { connectTimeoutMs: 10_000, retryForMs: 30_000, nonInteractive: undefined },
+    });
+  });
+
+  it('names an unknown command in one line, with a suggestion', () => {
+    expect(() => parseCliArgs(['stauts'])).toThrow(/unknown command 'stauts'.*Did you mean status\?/s);
   });
 
   it('takes the last argument as the conformance URL', () => {
@@ -67,6 +121,9 @@ describe('parseCliArgs', () => {
     [['frobnicate']],
     [['tools', '--url', 'http://h', '--bogus']],
     [['status', 'a', 'b']],
+    [['call', 'x', '--url', 'http://h', '--non-interactive', 'accept']],
+    [['call', 'x', '--url', 'http://h', '--retry-for', 'soon']],
+    [[]],
   ])('rejects %j as a usage error', (argv) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
   });

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../src/cliErrors.js';
 import { defaultJournalPath, FileTaskJournal } from '../src/fileTaskJournal.js';
 
@@ -51,8 +51,12 @@ describe('FileTaskJournal (C8)', () => {
     expect(() => new FileTaskJournal(join(dir, 'bad.json')).list()).toThrow(UsageError);
   });
 
-  it('defaults to the XDG state directory', () => {
-    expect(defaultJournalPath({ XDG_STATE_HOME: '/state' })).toBe('/state/mcp-tasks/journal.json');
-    expect(defaultJournalPath({})).toMatch(/\.local\/state\/mcp-tasks\/journal\.json$/);
+  it.runIf(process.platform === 'linux')('defaults to the per-user data directory (XDG on Linux)', () => {
+    vi.stubEnv('XDG_DATA_HOME', '/data');
+    try {
+      expect(defaultJournalPath()).toBe('/data/mcp-tasks/journal.json');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -9,9 +9,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   builtArtefacts,
   childPids,
+  eventually,
   killAll,
   killSuite,
   runClient,
+  SERVER_MAIN,
   type ServerUnderTest,
   startClient,
   startServer,
@@ -55,6 +57,35 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(result.stdout).toMatch(/SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
   });
 
+  it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
+    const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":2}', '--json'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ content: [{ type: 'text' }] });
+    expect(result.stderr).toMatch(/^task \S+ created$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
+    const failed = await runClient(client('call', 'sync_inventory', '--args', '{"pages":1}', '--json'));
+    expect(failed.code).toBe(5);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ error: { exitCode: 5 } });
+  });
+
+  it('with no terminal and no --answers, a form fails the run (exit 2) unless --non-interactive says what to answer', async () => {
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"3.0.0"}'];
+    const refused = await runClient(client(...args));
+    expect(refused.code, refused.stdout).toBe(2);
+    expect(refused.stderr).toMatch(
+      /no terminal to ask on: pass --answers <file>, or --non-interactive decline\|cancel/,
+    );
+    const declined = await runClient(client(...args, '--non-interactive', 'decline'));
+    expect(declined.stdout).toMatch(/answering decline \(--non-interactive\)/);
+    expect(declined.code, declined.stderr).not.toBe(2);
+  });
+
+  it('takes a task id that starts with "-" as an id (status says unknown task, not unknown option)', async () => {
+    const result = await runClient(client('status', '-wNoSuchTask'));
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).not.toMatch(/option/);
+  });
+
   it('exits 1 for a completed task whose result has isError (C19)', async () => {
     const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
     expect(result.code, result.stderr).toBe(1);
@@ -62,9 +93,9 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
   });
 
-  it('exits 2 with one readable line for a failed task', async () => {
+  it('exits 5 with one readable line for a failed task', async () => {
     const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(5);
     expect(result.stdout).toMatch(/\] failed: /m);
     expect(result.stderr).toMatch(/^error: Task \S+ failed: .*malformed page 2\n$/);
   });
@@ -80,6 +111,10 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
       /answered "Deploy web@2\.0\.0 .*" from .*: accept \{"confirm":true,"note":"e2e run"\}/,
     );
     expect(result.stdout).toMatch(/Deployed web@2\.0\.0 to staging, build [0-9a-f]{12} \(note: e2e run\)/);
+    // After the answer the task is seen working again (the rollout) before it completes.
+    expect(result.stdout).toMatch(
+      /answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/,
+    );
   });
 
   it('answers a sampling request with the labelled built-in responder', async () => {
@@ -126,15 +161,17 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect((await runClient(['pending', '--journal', journal])).stdout).toContain(taskId);
     const second = await runClient(['resume', taskId, '--journal', journal]);
     expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(new RegExp(`^resuming task ${taskId}$`, 'm'));
+    expect(second.stdout).not.toMatch(/created/);
     expect(second.stdout).toMatch(/SHA-256 of 512 MiB/);
     expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
   });
 
-  it('rejects a wrong --token with exit 4 and one line', async () => {
+  it('rejects a wrong --token with exit 4 and one line naming the HTTP status', async () => {
     if (kind === 'stdio') {
       const result = await runClient(client('tools', '--token', 'wrong'));
-      expect(result.code).toBe(4);
-      expect(result.stderr).toBe('error: --token applies to --url servers, not to --stdio\n');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: --token applies to --url servers, not to --stdio\nRun ".* tools --help"/);
       return;
     }
     const guarded = await startServer(kind, ['--token', 'right-token']);
@@ -142,21 +179,76 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     const wrong = await runClient(['tools', ...flags, '--token', 'wrong-token']);
     expect(wrong.code).toBe(4);
     expect(wrong.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(wrong.stderr).toMatch(/--token/);
+    expect(wrong.stderr).toMatch(/rejected the credentials \((HTTP 401|Unauthorized)\); check --token/);
     const right = await runClient(['tools', ...flags, '--token', 'right-token']);
     expect(right.code, right.stderr).toBe(0);
     expect(right.stdout).toMatch(/^checksum_data /m);
   });
 
-  it('exits 4 with a clear message when the server dies mid-task, keeping the task for resume', async () => {
+  it('retries for --retry-for when the server dies mid-task, then exits 4 keeping the task for resume', async () => {
     const own = kind === 'stdio' ? server : await startServer(kind);
-    const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal]);
+    const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal, '--retry-for', '1']);
     await running.waitFor(WORKING_LINE);
     const serverPid = kind === 'stdio' ? childPids(running.child.pid ?? 0)[0] : own.process?.child.pid;
     expect(serverPid).toBeTypeOf('number');
     process.kill(serverPid ?? 0, 'SIGKILL');
     expect(await running.exited()).toBe(4);
-    expect(running.stderr()).toMatch(/^error: (Cannot reach the server|Lost the connection to the server)/);
+    expect(running.stderr()).toMatch(/^error: (Cannot reach the server|Lost the connection to the server)/m);
     expect(running.stderr()).toMatch(/stays in the journal: continue it with "resume \S+"\n$/);
+    // A stdio server is gone for good with its process; a network one may come back, so the client retries.
+    if (kind !== 'stdio') expect(running.stdout()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
+    else expect(running.stdout()).not.toMatch(/retrying/);
   });
 });
+
+describe('servers that do not answer, and stale journal entries', () => {
+  it('gives up on a --stdio command that is not an MCP stdio server, says what it said, and reaps it', async () => {
+    const notStdio = `${process.execPath} ${SERVER_MAIN} --transport http --port 0`;
+    const result = await runClient(['tools', '--stdio', notStdio, '--connect-timeout', '1']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(
+      /did not answer within 1 s .*--transport stdio.*It said: .*listening on (http:\/\/\S+\/mcp)/,
+    );
+    const url = /listening on (http:\/\/\S+\/mcp)/.exec(result.stderr)?.[1] ?? '';
+    await expect(fetch(url, { method: 'POST' })).rejects.toThrow();
+  });
+
+  it('reaps a stdio child on Ctrl-C while waiting for its first answer', async () => {
+    const running = startClient(['tools', '--stdio', 'cat', '--connect-timeout', '60']);
+    await eventually(() => childPids(running.child.pid ?? 0).length > 0, 'the client spawned cat');
+    const [cat] = childPids(running.child.pid ?? 0);
+    running.child.kill('SIGINT');
+    expect(await running.exited()).toBe(130);
+    await eventually(() => !alive(cat ?? 0), 'cat was reaped');
+  });
+
+  it('points an http:// URL at a WebSocket server to ws://', async () => {
+    const ws = await startServer('ws');
+    const httpUrl = String(ws.flags[1]).replace(/^ws:/, 'http:');
+    const result = await runClient(['tools', '--url', httpUrl]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/use a ws:\/\/ URL/);
+  });
+
+  it('pending --refresh drops a task that ended instead of showing it working forever', async () => {
+    const http = await startServer('http');
+    const flags = [...http.flags, '--journal', journal];
+    const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":1}', '--detach', ...flags]);
+    const taskId = detached.stdout.trim();
+    await expect
+      .poll(async () => (await runClient(['status', taskId, ...flags])).stdout, { timeout: 10_000 })
+      .toMatch(/: completed/);
+    const refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
+    expect(refreshed.stderr).toMatch(new RegExp(`${taskId}: completed; removed`));
+    expect(refreshed.stdout).toMatch(/^no pending tasks/);
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -61,4 +61,10 @@ describe('TerminalForm', () => {
     input.end();
     await expect(asked).rejects.toThrow();
   });
+
+  it('says what is valid when the accept / decline / cancel answer is not one of them', async () => {
+    const { form, text } = scripted(['x', 'd']);
+    await expect(form.ask(params, new AbortController().signal)).resolves.toEqual({ action: 'decline' });
+    expect(text()).toContain('"x" is not a choice: type a (accept), d (decline) or c (cancel).');
+  });
 });

@@ -35,6 +35,7 @@ Options:
   --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
+  -V, --version               print the version
   -h, --help                  show this help
 
 For http and ws the endpoint URL is printed to stderr once the server is ready.`;
@@ -48,10 +49,11 @@ function oneOf<T extends string>(option: string, value: string, allowed: readonl
 }
 
 /**
- * Parses the command line (without the node and script arguments). Returns `'help'` for `--help`; throws
+ * Parses the command line (without the node and script arguments). Returns `'help'` for `--help`, `'version'`
+ * for `--version`; throws
  * {@link UsageError} on an unknown option, a missing or invalid value, or a positional argument.
  */
-export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' {
+export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -66,6 +68,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' {
         token: { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'V', default: false },
       },
     }));
   } catch (error) {
@@ -73,6 +76,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' {
     throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error));
   }
   if (values.help === true) return 'help';
+  if (values.version === true) return 'version';
   const transport = oneOf('transport', String(values.transport), TRANSPORTS);
   const portText = String(values.port);
   const port = Number(portText);

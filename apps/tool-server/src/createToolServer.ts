@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@mcp-tasks/server';
 import type { ToolSet } from './cliOptions.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
@@ -7,6 +6,7 @@ import { registerConformanceResources } from './conformanceResources.js';
 import { registerTaskConformanceTools, registerTriggerTools } from './conformanceTaskTools.js';
 import { registerBasicConformanceTools, registerJsonSchemaTool } from './conformanceTools.js';
 import { registerDemoTools } from './demoTools.js';
+import { VERSION } from './version.js';
 
 /** Options of {@link createToolServer}. */
 export interface ToolServerOptions {
@@ -15,9 +15,6 @@ export interface ToolServerOptions {
   /** Receives unexpected exceptions from the runtime. @default console.error */
   readonly onError?: (error: unknown) => void;
 }
-
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
 
 /**
  * Builds the sample server with the chosen tool set. `conformance` registers exactly the fixture of

@@ -5,13 +5,15 @@ import { z } from 'zod';
 import { askClient, isInputRequired } from './askClient.js';
 import { CHUNK_BYTES, hashGeneratedData, PseudoRandom, report, seedOf, throttledReport } from './dataJobs.js';
 import { acceptedContent, elicitForm, sampledText, sampleText } from './inputRequests.js';
-import { yieldToEventLoop } from './sleep.js';
+import { sleep, yieldToEventLoop } from './sleep.js';
 import { analyzeText } from './textStats.js';
 
 const text = (value: string) => ({ type: 'text', text: value });
 const BUILD_MIB = 64;
 const STAGE_MIB = 16;
 const STAGES = ['canary (10%)', 'half (50%)', 'full (100%)'] as const;
+/** Each stage waits this long for health checks: longer than a poll interval, so a client sees the rollout. */
+const HEALTH_CHECK_MS = 400;
 const PAGE_MIB = 8;
 
 /**
@@ -77,6 +79,8 @@ export function registerDemoTools(server: McpServer): void {
         for (const [index, stage] of STAGES.entries()) {
           const span = { offset: BUILD_MIB + index * STAGE_MIB, total };
           await hashGeneratedData(ctx, `${target}/${stage}`, STAGE_MIB, `rolling out ${target} to ${stage}`, span);
+          await report(ctx, span.offset + STAGE_MIB, total, `health checks of ${target} at ${stage}`);
+          await sleep(HEALTH_CHECK_MS, ctx.signal);
         }
         const note = typeof content.note === 'string' && content.note !== '' ? ` (note: ${content.note})` : '';
         return {

@@ -1,26 +1,34 @@
+/**
+ * The server's structured log: pino, one JSON object per line on stderr (in stdio mode stdout carries protocol
+ * messages only). pino because it is the fastest well-kept structured logger for Node, with levels, child
+ * loggers and redaction built in; we keep only the level names of our CLI.
+ */
+import pino from 'pino';
+
 /** Verbosity levels, quietest last. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 /** One of {@link LOG_LEVELS}. */
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
-/** Diagnostics of the app. Always written to stderr: in stdio mode stdout carries protocol messages only. */
+/** What the app logs through: a message, optionally with structured fields first (pino's calling convention). */
 export interface Logger {
+  debug(fields: Record<string, unknown>, message: string): void;
   debug(message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
 }
 
-/** A logger that writes lines at or above `level` to `write` (stderr by default). */
+/**
+ * A logger at `level` writing JSON lines to `destination` (stderr by default, synchronously, so the last lines
+ * before an exit are not lost).
+ */
 export function createLogger(
   level: LogLevelName,
-  write: (line: string) => void = (line) => process.stderr.write(line),
+  destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true }),
 ): Logger {
-  const threshold = LOG_LEVELS.indexOf(level);
-  const at = (name: Exclude<LogLevelName, 'silent'>) => (message: string) => {
-    if (LOG_LEVELS.indexOf(name) >= threshold) write(`[tool-server] ${name}: ${message}\n`);
-  };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return pino({ name: 'tool-server', level, base: { pid: process.pid } }, destination);
 }
 
 /** A one-line description of an unknown thrown value. */

@@ -8,6 +8,7 @@
 import { parseCliOptions, USAGE, UsageError } from './cliOptions.js';
 import { createLogger, describeError, type Logger } from './logger.js';
 import { type StartedToolServer, startToolServer } from './startToolServer.js';
+import { VERSION } from './version.js';
 
 /** A shutdown that hangs (e.g. a tool ignoring its abort signal) must not keep the process alive forever. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -43,6 +44,10 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
   }
   if (parsed === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (parsed === 'version') {
+    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   const logger = createLogger(parsed.logLevel);

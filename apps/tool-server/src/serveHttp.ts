@@ -1,6 +1,7 @@
 import type { ServerEndpoint } from '@mcp-tasks/protocol';
 import { listen } from '@mcp-tasks/transport-http';
 import { bearerToken, TOKEN_PRINCIPAL, tokenMatches } from './bearerToken.js';
+import type { Logger } from './logger.js';
 import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
 
 /**
@@ -8,7 +9,11 @@ import { NEVER, type NetworkOptions, type RunningTransport } from './runningTran
  * endpoint's tools. With a token, a request without the matching bearer token gets 401 before its body is read.
  * Resolves once listening.
  */
-export async function serveHttp(endpoint: ServerEndpoint, options: NetworkOptions): Promise<RunningTransport> {
+export async function serveHttp(
+  endpoint: ServerEndpoint,
+  options: NetworkOptions,
+  logger: Logger,
+): Promise<RunningTransport> {
   const { token } = options;
   const server = await listen(endpoint, {
     host: options.host,
@@ -16,8 +21,14 @@ export async function serveHttp(endpoint: ServerEndpoint, options: NetworkOption
     ...(token === undefined
       ? {}
       : {
-          authenticate: (req) =>
-            tokenMatches(token, bearerToken(req.headers.authorization)) ? TOKEN_PRINCIPAL : undefined,
+          authenticate: (req) => {
+            if (tokenMatches(token, bearerToken(req.headers.authorization))) return TOKEN_PRINCIPAL;
+            logger.info(
+              { transport: 'http', remote: req.socket.remoteAddress },
+              'refused a request: wrong or missing bearer token',
+            );
+            return undefined;
+          },
         }),
   });
   return { url: server.url.href, ended: NEVER, close: () => server.close() };

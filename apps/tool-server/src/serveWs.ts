@@ -22,7 +22,10 @@ export async function serveWs(
       ? {}
       : {
           authenticate: (_req, presented) => {
-            if (!tokenMatches(token, presented)) throw new Error('invalid token');
+            if (!tokenMatches(token, presented)) {
+              logger.info({ transport: 'ws' }, 'refused an upgrade: wrong or missing bearer token');
+              throw new Error('invalid token');
+            }
             return TOKEN_PRINCIPAL;
           },
         }),

@@ -2,6 +2,7 @@ import type { McpServer } from '@mcp-tasks/server';
 import type { CliOptions } from './cliOptions.js';
 import { createToolServer } from './createToolServer.js';
 import { describeError, type Logger } from './logger.js';
+import { logRequests } from './requestLog.js';
 import type { RunningTransport } from './runningTransport.js';
 import { serveHttp } from './serveHttp.js';
 import { serveStdio } from './serveStdio.js';
@@ -30,12 +31,15 @@ export async function startToolServer(
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
   });
+  const handle = logRequests(server.handle, logger);
   let transport: RunningTransport;
   try {
     transport =
       options.transport === 'stdio'
-        ? serveStdio(server.handle, logger)
-        : await (options.transport === 'ws' ? serveWs(server.handle, options, logger) : serveHttp(server, options));
+        ? serveStdio(handle, logger)
+        : await (options.transport === 'ws'
+            ? serveWs(handle, options, logger)
+            : serveHttp({ handle, toolParamHeaders: server.toolParamHeaders }, options, logger));
   } catch (error) {
     await server.close();
     throw error;

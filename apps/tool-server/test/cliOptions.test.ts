@@ -54,3 +54,10 @@ describe('parseCliOptions', () => {
     else expect(text).toMatch(message);
   });
 });
+
+describe('parseCliOptions --version', () => {
+  it('returns "version" for --version and -V', () => {
+    expect(parseCliOptions(['--version'])).toBe('version');
+    expect(parseCliOptions(['-V'])).toBe('version');
+  });
+});

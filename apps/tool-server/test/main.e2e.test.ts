@@ -111,6 +111,42 @@ describe('dist/main.js', () => {
     expect(JSON.parse(second.output().stdout)).toMatchObject({ id: 5 });
   });
 
+  it('--version prints the version and exits 0', async () => {
+    const server = start(['--version']);
+    expect((await server.exited)[0]).toBe(0);
+    expect(server.output().stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+
+  it('--log-level debug logs each request as a structured line; a refused token is logged at info', async () => {
+    const server = start(['--transport', 'http', '--port', '0', '--log-level', 'debug', '--token', 'right']);
+    const [, url = ''] = await server.waitFor('stderr', /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+    const refused = await fetch(url, { method: 'POST', body: '{}', headers: { authorization: 'Bearer wrong' } });
+    expect(refused.status).toBe(401);
+    const [refusal = ''] = await server.waitFor('stderr', /^\{.*refused a request.*\}$/m);
+    expect(JSON.parse(refusal)).toMatchObject({ level: 30, transport: 'http' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer right',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify(discover(7)),
+    });
+    expect(response.status).toBe(200);
+    const [line = ''] = await server.waitFor('stderr', /^\{.*"msg":"request".*\}$/m);
+    expect(JSON.parse(line)).toMatchObject({
+      level: 20,
+      method: 'server/discover',
+      principal: 'token-holder',
+      taskId: null,
+      outcome: 'ok',
+      durationMs: expect.any(Number),
+    });
+  });
+
   it('exits 2 with one readable line on a usage error', async () => {
     const server = start(['--transport', 'carrier-pigeon']);
     expect(await server.exited).toEqual([2, null]);

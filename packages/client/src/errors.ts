@@ -93,17 +93,27 @@ export class TaskExpiredError extends McpClientError {
 
 /**
  * The task stayed in `input_required` for `polls` consecutive observations with every request already answered.
- * The client sent a best-effort `tasks/cancel` before throwing this.
+ * The client sent `tasks/cancel` and waited (boundedly) for the ack before throwing this: `cancelled` says whether
+ * the server acknowledged it; if not, `cause` is why, and a journalled task stays in the journal.
  */
 export class TaskStuckError extends McpClientError {
   override readonly name = 'TaskStuckError';
   readonly taskId: string;
   readonly polls: number;
+  /** Whether the server acknowledged the `tasks/cancel` the client sent. */
+  readonly cancelled: boolean;
 
-  constructor(taskId: string, polls: number) {
-    super('task_stuck', `Task ${taskId} made no progress in input_required after ${polls} polls; cancelled it`);
+  constructor(taskId: string, polls: number, options: { cancelError?: unknown } = {}) {
+    const cancelled = !('cancelError' in options);
+    const outcome = cancelled
+      ? 'cancelled it'
+      : `could not cancel it (${options.cancelError instanceof Error ? options.cancelError.message : String(options.cancelError)})`;
+    super('task_stuck', `Task ${taskId} made no progress in input_required after ${polls} polls; ${outcome}`, {
+      ...(cancelled ? {} : { cause: options.cancelError }),
+    });
     this.taskId = taskId;
     this.polls = polls;
+    this.cancelled = cancelled;
   }
 }
 

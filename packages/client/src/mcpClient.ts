@@ -322,7 +322,7 @@ export class McpClient {
     const operations: TaskOperations = {
       get: (id, signal) => this.getTask(id, { signal }),
       update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
-      cancel: (id) => this.cancelTask(id),
+      cancel: (id, signal) => this.cancelTask(id, { signal }),
     };
     const observer = this.#listen
       ? listeningObserver({

@@ -32,8 +32,8 @@ export interface TaskOperations {
   get(taskId: string, signal?: AbortSignal): Promise<DetailedTask>;
   /** `tasks/update` with `inputResponses`; resolves on the ack (which says nothing about task state, C15). */
   update(taskId: string, inputResponses: InputResponses, signal?: AbortSignal): Promise<void>;
-  /** `tasks/cancel`; resolves on the ack. */
-  cancel(taskId: string): Promise<void>;
+  /** `tasks/cancel`; resolves on the ack; `signal` bounds the wait. */
+  cancel(taskId: string, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -97,11 +97,20 @@ export async function driveTask<R>(taskId: string, seed: Task | undefined, optio
         case 'finish':
           await journal?.remove(taskId);
           return outcome(task, options.parseResult);
-        case 'give_up':
-          cancelQuietly(operations, taskId);
-          await journal?.remove(taskId);
-          if (decision.reason === 'stuck') throw new TaskStuckError(taskId, polling.stuckAfterPolls);
-          throw new TaskExpiredError(taskId, task.createdAt, task.ttlMs ?? 0);
+        case 'give_up': {
+          if (decision.reason !== 'stuck') {
+            // Expired: the server may already have dropped it; a cancel is courtesy, the entry is of no use.
+            await cancelWithin(operations, taskId);
+            await journal?.remove(taskId);
+            throw new TaskExpiredError(taskId, task.createdAt, task.ttlMs ?? 0);
+          }
+          const refused = await cancelOrKeep(operations, taskId, journal);
+          throw new TaskStuckError(
+            taskId,
+            polling.stuckAfterPolls,
+            refused === undefined ? {} : { cancelError: refused },
+          );
+        }
         case 'answer': {
           const requests = pick(task, decision.keys);
           const responses = await resolveInputRequests(requests, options.handlers, signal);
@@ -116,14 +125,12 @@ export async function driveTask<R>(taskId: string, seed: Task | undefined, optio
     }
   } catch (error) {
     if (signal.aborted) {
-      cancelQuietly(operations, taskId);
-      await journal?.remove(taskId);
+      await cancelOrKeep(operations, taskId, journal);
       throw signal.reason;
     }
     if (error instanceof InputHandlerError) {
       // The server waits for an answer we cannot give; cancel rather than leave the task parked.
-      cancelQuietly(operations, taskId);
-      await journal?.remove(taskId);
+      await cancelOrKeep(operations, taskId, journal);
     } else if (error instanceof TaskNotFoundError) {
       await journal?.remove(taskId);
     }
@@ -176,9 +183,31 @@ function pick(task: DetailedTask, keys: readonly string[]): Record<string, Input
   return picked;
 }
 
-function cancelQuietly(operations: TaskOperations, taskId: string): void {
-  // Best effort by design: the caller is already leaving, and a cancel is only a signal of intent (C17).
-  operations.cancel(taskId).catch(() => undefined);
+/** How long giving up waits for the `tasks/cancel` ack: long enough to get it out, short enough to leave. */
+export const CANCEL_ACK_TIMEOUT_MS = 3000;
+
+/**
+ * Sends `tasks/cancel` and waits for the ack at most {@link CANCEL_ACK_TIMEOUT_MS}, so a caller that exits right
+ * after the rejection does not exit before the cancel left. Resolves with the error if it was not acknowledged.
+ */
+async function cancelWithin(operations: TaskOperations, taskId: string): Promise<unknown> {
+  try {
+    await operations.cancel(taskId, AbortSignal.timeout(CANCEL_ACK_TIMEOUT_MS));
+    return undefined;
+  } catch (error) {
+    return error ?? new Error('tasks/cancel failed');
+  }
+}
+
+/** Cancels; the journal entry goes only once the server acknowledged it, so an unsent cancel can be retried. */
+async function cancelOrKeep(
+  operations: TaskOperations,
+  taskId: string,
+  journal: TaskJournal | undefined,
+): Promise<unknown> {
+  const refused = await cancelWithin(operations, taskId);
+  if (refused === undefined) await journal?.remove(taskId);
+  return refused;
 }
 
 function notify(listener: TaskStatusListener | undefined, task: Task | DetailedTask): void {

@@ -1,6 +1,7 @@
 import { ProtocolError } from '@mcp-tasks/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  InMemoryTaskJournal,
   InputHandlerError,
   type InputHandlers,
   McpClient,
@@ -242,5 +243,41 @@ describe('input_required inside a task (C10-C14)', () => {
     expect(transport.calls('tasks/get')).toHaveLength(6);
     expect(transport.calls('tasks/update')).toHaveLength(1);
     expect(transport.calls('tasks/cancel')).toHaveLength(1);
+  });
+
+  it('waits for the cancel ack before it rejects, so a caller that exits at once does not lose it', async () => {
+    let acked = false;
+    const stuck = scripted([polled('input_required', { inputRequests: { a: elicit('a') } })]);
+    const { client } = setup(
+      (req, context) =>
+        req.method === 'tasks/cancel'
+          ? new Promise((resolve) =>
+              setTimeout(() => {
+                acked = true;
+                resolve(ack);
+              }, 500),
+            )
+          : stuck(req, context),
+      { handlers: accepting, tasks: { stuckAfterPolls: 2 } },
+    );
+    const error = await settle(client.callTool('t')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TaskStuckError', cancelled: true });
+    expect(acked).toBe(true);
+  });
+
+  it('keeps the journal entry and says so when the cancel of a stuck task is refused', async () => {
+    const journal = new InMemoryTaskJournal();
+    const stuck = scripted([polled('input_required', { inputRequests: { a: elicit('a') } })]);
+    const { client } = setup(
+      (req, context) => {
+        if (req.method === 'tasks/cancel') throw new ProtocolError(-32603, 'store unavailable');
+        return stuck(req, context);
+      },
+      { handlers: accepting, tasks: { stuckAfterPolls: 2, journal } },
+    );
+    const error = await settle(client.callTool('t')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskStuckError);
+    expect(error).toMatchObject({ cancelled: false, message: expect.stringMatching(/could not cancel it/) });
+    expect(journal.list().map((entry) => entry.taskId)).toEqual(['t-1']);
   });
 });

@@ -283,13 +283,26 @@ function openSocket(Impl: WebSocketConstructor, url: string, options: WebSocketC
       reject(new TransportError('closed', 'Could not open the WebSocket', { cause }));
       return;
     }
-    // Browsers give no detail on errors; the close event that follows carries the code.
-    socket.onerror = () => {};
-    socket.onclose = (event: { code: number }) =>
-      reject(new TransportError('closed', `The WebSocket closed before opening (code ${event.code})`));
+    // Browsers give no detail on errors; `ws` says why (a refused upgrade's HTTP status, a refused connection), and
+    // the close event that follows carries the code.
+    let detail: string | undefined;
+    socket.onerror = (event: { message?: unknown }) => {
+      if (typeof event?.message === 'string' && event.message !== '') detail = event.message;
+    };
+    socket.onclose = (event: { code: number }) => reject(notOpened(event.code, detail));
     socket.onopen = () => {
       if (socket.protocol === MCP_SUBPROTOCOL) resolve(socket);
       else socket.close(1002, 'Subprotocol "mcp" was not selected');
     };
   });
+}
+
+/** The error for a socket that closed before opening: an HTTP status when the server refused the upgrade. */
+function notOpened(code: number, detail: string | undefined): TransportError {
+  const status = /Unexpected server response: (\d{3})/.exec(detail ?? '')?.[1];
+  if (status !== undefined)
+    return new TransportError('http_status', `The server refused the WebSocket upgrade with HTTP ${status}`, {
+      status: Number(status),
+    });
+  return new TransportError('closed', `The WebSocket closed before opening (code ${code}${detail ? `: ${detail}` : ''})`);
 }

@@ -195,7 +195,12 @@ describe('WebSocket binding: upgrade', () => {
     expect(await byProtocol.request(req(1, 'echo'))).toMatchObject({ result: { principal: 'bob' } });
     const anonymous = await client(server.url);
     expect(await anonymous.request(req(1, 'echo'))).toMatchObject({ result: { principal: null } });
-    await expect(connectWebSocket(server.url, { token: 'forged' })).rejects.toMatchObject({ code: 'closed' });
+    // A refused upgrade says so with its HTTP status, unlike a server that is not there (1006 either way before).
+    await expect(connectWebSocket(server.url, { token: 'forged' })).rejects.toMatchObject({
+      code: 'http_status',
+      status: 401,
+      message: 'The server refused the WebSocket upgrade with HTTP 401',
+    });
     await expect(raw(server.url, ['mcp'], { headers: { Authorization: 'Bearer nope' } })).rejects.toThrow('status 401');
   });
 
@@ -362,7 +367,11 @@ describe('WebSocketClientTransport', () => {
     const { server } = await serve();
     const url = server.url;
     await server.close();
-    await expect(connectWebSocket(url)).rejects.toMatchObject({ name: 'TransportError', code: 'closed' });
+    await expect(connectWebSocket(url)).rejects.toMatchObject({
+      name: 'TransportError',
+      code: 'closed',
+      message: expect.stringMatching(/^The WebSocket closed before opening \(code 1006: .*ECONNREFUSED/),
+    });
   });
 });
 

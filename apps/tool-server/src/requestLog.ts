@@ -1,0 +1,40 @@
+/**
+ * Wraps the runtime's `MessageHandler` so each request is logged at debug as one structured line: method, task id
+ * (when the request names one or the result creates one), principal, duration and outcome (`ok`, or the JSON-RPC
+ * error code). Notifications are logged without a duration.
+ */
+import type { MessageHandler } from '@mcp-tasks/protocol';
+import { isRecord } from '@mcp-tasks/protocol';
+import type { Logger } from './logger.js';
+
+/** `handler` with a debug log line per message. */
+export function logRequests(handler: MessageHandler, logger: Logger): MessageHandler {
+  return async (message, context) => {
+    const started = performance.now();
+    const method = isRecord(message) && typeof message.method === 'string' ? message.method : undefined;
+    const params = isRecord(message) && isRecord(message.params) ? message.params : undefined;
+    const requestTaskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
+    const fields = { method, principal: context.principal ?? null };
+    try {
+      const response = await handler(message, context);
+      const result =
+        response !== undefined && 'result' in response && isRecord(response.result) ? response.result : undefined;
+      const created = isRecord(result?.task) && typeof result.task.taskId === 'string' ? result.task.taskId : undefined;
+      const error =
+        response !== undefined && 'error' in response && isRecord(response.error) ? response.error : undefined;
+      logger.debug(
+        {
+          ...fields,
+          taskId: requestTaskId ?? created ?? null,
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+          outcome: response === undefined ? 'notification' : error !== undefined ? `error ${String(error.code)}` : 'ok',
+        },
+        'request',
+      );
+      return response;
+    } catch (error) {
+      logger.debug({ ...fields, taskId: requestTaskId ?? null, outcome: 'threw' }, 'request');
+      throw error;
+    }
+  };
+}
