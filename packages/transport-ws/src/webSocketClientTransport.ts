@@ -304,5 +304,8 @@ function notOpened(code: number, detail: string | undefined): TransportError {
     return new TransportError('http_status', `The server refused the WebSocket upgrade with HTTP ${status}`, {
       status: Number(status),
     });
-  return new TransportError('closed', `The WebSocket closed before opening (code ${code}${detail ? `: ${detail}` : ''})`);
+  return new TransportError(
+    'closed',
+    `The WebSocket closed before opening (code ${code}${detail ? `: ${detail}` : ''})`,
+  );
 }
