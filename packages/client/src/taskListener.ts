@@ -87,14 +87,18 @@ export function listeningObserver(options: ListeningObserverOptions): TaskObserv
   const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const timer = new AbortController();
-      const done = (): void => {
+      const settle = (): void => {
         wake = undefined;
         timer.abort();
         signal.removeEventListener('abort', onAbort);
+      };
+      const done = (): void => {
+        settle();
         resolve();
       };
+      // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
       const onAbort = (): void => {
-        done();
+        settle();
         reject(signal.reason);
       };
       wake = done;
