@@ -37,7 +37,6 @@ import {
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
 import { type Clock, systemClock } from './clock.js';
-import { InvalidResponseError } from './errors.js';
 import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import type {
@@ -54,6 +53,7 @@ import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, ResultCache } from './resultCache.js';
 import { type RawResult, RpcClient } from './rpcClient.js';
 import { driveTask, type TaskOperations } from './taskDriver.js';
+import type { RequestResult } from './taskHandle.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
 import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
@@ -259,11 +259,14 @@ export class McpClient {
   /**
    * Sends any request with the envelope and resolves with its `complete` result, checked only for its shape as a
    * result (the typed methods validate against the method's schema). `input_required` on an MRTR method is
-   * answered by the handlers; a `task` result rejects as an invalid response (use `callTool`). Cacheable methods
-   * are served from and stored in the cache, except results that took an MRTR retry. `onProgress` sees the
-   * progress of requests actually sent (the progress token is not part of the cache key).
+   * answered by the handlers. When the server answers with a task (`resultType: "task"`, e.g. `tools/call` of a
+   * task-capable tool), it resolves with that `CreateTaskResult` instead of a result: the task exists on the
+   * server and is now the caller's to follow (`resumeTask`, `getTask`, `cancelTask`); it is neither polled nor
+   * journaled, and {@link isTaskHandle} tells it apart. Cacheable methods are served from and stored in the cache,
+   * except results that took an MRTR retry and task handles. `onProgress` sees the progress of requests actually
+   * sent (the progress token is not part of the cache key).
    */
-  async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RawResult> {
+  async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RequestResult> {
     const cached = this.#cache?.get(method, params);
     if (cached !== undefined) return cached;
     let outcome: RoundsOutcome;
@@ -274,7 +277,7 @@ export class McpClient {
       if (error instanceof ProtocolError && params.cursor !== undefined) this.#cache?.invalidateMethod(method);
       throw error;
     }
-    if (outcome.kind !== 'complete') throw new InvalidResponseError(method, 'unexpected task result');
+    if (outcome.kind === 'task') return outcome.task;
     const result = normaliseCacheHints(method, outcome.result);
     if (!outcome.retried) this.#cache?.set(method, params, result);
     return result;
