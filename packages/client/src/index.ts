@@ -18,6 +18,7 @@ export type {
   ElicitationHandler,
   InputContext,
   InputHandlers,
+  InputOrigin,
   RootsHandler,
   SamplingHandler,
 } from './inputResolver.js';

@@ -52,7 +52,7 @@ import { parseResult as parse } from './parseResult.js';
 import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, ResultCache } from './resultCache.js';
 import { type RawResult, RpcClient } from './rpcClient.js';
-import { driveTask, type TaskOperations } from './taskDriver.js';
+import { type DriveTaskOptions, driveTask, type TaskOperations } from './taskDriver.js';
 import type { RequestResult } from './taskHandle.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
@@ -131,22 +131,25 @@ export class McpClient {
   }
 
   /**
-   * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose (C3): a direct result,
-   * MRTR rounds answered by the handlers (C22), or a task driven to its end by polling. A `completed` task gives
-   * its result even with `isError: true` (C19); other outcomes reject with the typed errors of `driveTask`.
+   * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose: a direct result,
+   * MRTR rounds answered by the handlers, or a task driven to its end by polling. A `completed` task gives
+   * its result even with `isError: true`; other outcomes reject with the typed errors of `driveTask`.
    * It is `startTool` followed, for a task, by the same drive as `resumeTask` (seeded with the `CreateTaskResult`).
    */
   async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     const started = await this.startTool(name, args, options);
     if (started.kind === 'complete') return started.result;
-    return this.#drive(started.task.taskId, started.task, options);
+    return this.#drive(started.task.taskId, started.task, options, {
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
   }
 
   /**
    * Calls a tool up to the point where the server has either answered or created a task, and stops there: MRTR
-   * rounds are answered by the handlers (C22), then it resolves with `{ kind: 'complete', result }` or with
-   * `{ kind: 'task', task }` (the `CreateTaskResult`, in whatever status, C23), after recording the task in the
-   * journal when one is configured (C8). Nothing polls the task afterwards and `signal` no longer applies to it:
+   * rounds are answered by the handlers, then it resolves with `{ kind: 'complete', result }` or with
+   * `{ kind: 'task', task }` (the `CreateTaskResult`, in whatever status), after recording the task in the
+   * journal when one is configured. Nothing polls the task afterwards and `signal` no longer applies to it:
    * follow it later with `resumeTask`, `getTask` or `cancelTask` (e.g. a CLI's `--detach`).
    */
   async startTool(name: string, args: Params = {}, options: ProgressCallOptions = {}): Promise<StartToolResult> {
@@ -165,10 +168,16 @@ export class McpClient {
 
   /**
    * Drives an existing task (e.g. one listed by the journal after a restart) to its end exactly as `callTool`
-   * would, starting with an immediate `tasks/get`.
+   * would, starting with an immediate `tasks/get`. Input handlers learn the tool name and arguments from the
+   * journal entry when there is one.
    */
-  resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
-    return this.#drive(taskId, undefined, options);
+  async resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const entry = (await this.#journal?.list())?.find((candidate) => candidate.taskId === taskId);
+    const origin =
+      entry === undefined
+        ? { method: 'tools/call' }
+        : { method: entry.method, params: { name: entry.name, arguments: entry.arguments ?? {} } };
+    return this.#drive(taskId, undefined, options, origin);
   }
 
   /**
@@ -194,12 +203,12 @@ export class McpClient {
     return parse('tasks/get', GetTaskResultSchema, result);
   }
 
-  /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state (C15). */
+  /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state. */
   async updateTask(taskId: string, inputResponses: InputResponses, options: CallOptions = {}): Promise<void> {
     await this.request('tasks/update', { taskId, inputResponses }, options);
   }
 
-  /** `tasks/cancel`: asks the server to cancel. The task may still end otherwise (C17). */
+  /** `tasks/cancel`: asks the server to cancel. The task may still end otherwise. */
   async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
     await this.request('tasks/cancel', { taskId }, options);
   }
@@ -311,7 +320,12 @@ export class McpClient {
     });
   }
 
-  #drive(taskId: string, seed: CreateTaskResult | undefined, options: CallToolOptions): Promise<CallToolResult> {
+  #drive(
+    taskId: string,
+    seed: CreateTaskResult | undefined,
+    options: CallToolOptions,
+    origin: DriveTaskOptions<CallToolResult>['origin'],
+  ): Promise<CallToolResult> {
     const operations: TaskOperations = {
       get: (id, signal) => this.getTask(id, { signal }),
       update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
@@ -338,7 +352,7 @@ export class McpClient {
       handlers: this.#handlers,
       polling: this.#polling,
       clock: this.#clock,
-      // The stored result is what tools/call would have returned; it may omit resultType like any result (C5).
+      // The stored result is what tools/call would have returned; it may omit resultType like any result.
       parseResult: (result) => {
         const classified = classifyResult('tasks/get', result as RawResult, false);
         return parse('tasks/get', CallToolResultSchema, classified.kind === 'complete' ? classified.result : result);
@@ -346,6 +360,7 @@ export class McpClient {
       signal: options.signal,
       onStatus: options.onStatus,
       journal: this.#journal,
+      origin,
     });
   }
 }

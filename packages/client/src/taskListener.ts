@@ -1,5 +1,5 @@
 /**
- * Task states pushed by the server (`notifications/tasks` on a `subscriptions/listen` stream, C21), with polling
+ * Task states pushed by the server (`notifications/tasks` on a `subscriptions/listen` stream), with polling
  * as the fallback whenever the stream is not live. Both paths yield the same `DetailedTask` states.
  */
 import {
