@@ -1,8 +1,8 @@
 import type { InputRequest } from '@mcp-tasks/protocol';
-import type { HandlerContext, McpServer } from '@mcp-tasks/server';
+import type { HandlerContext, McpServer, ToolResult } from '@mcp-tasks/server';
 import { ASK_CAPITAL, ASK_NAME, acceptedContent, elicitForm, LIST_ROOTS, sampledText } from './inputRequests.js';
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
 const CONFIRM = elicitForm('Please confirm to continue', { ok: { type: 'boolean' } }, ['ok']);
 
 /**

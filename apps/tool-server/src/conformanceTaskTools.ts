@@ -1,10 +1,10 @@
 import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
-import type { McpServer } from '@mcp-tasks/server';
+import type { McpServer, ToolResult } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { ASK_NAME, acceptedContent } from './inputRequests.js';
 import { sleep } from './sleep.js';
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
 
 /**
  * Registers the task tools of the fixture (CONFORMANCE.md 6.3 rows 21–27), in order. Task support decides the

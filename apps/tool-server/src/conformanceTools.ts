@@ -1,12 +1,13 @@
+import type { EmbeddedResource, ImageContent, TextContent } from '@mcp-tasks/protocol';
 import { jsonSchema, type McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { JSON_SCHEMA_2020_12_FIXTURE, PNG_1X1_BASE64, silentWavBase64 } from './fixtureData.js';
 import { ASK_CAPITAL } from './inputRequests.js';
 import { sleep } from './sleep.js';
 
-const text = (value: string) => ({ type: 'text', text: value });
-const image = { type: 'image', data: PNG_1X1_BASE64, mimeType: 'image/png' };
-const embedded = {
+const text = (value: string): TextContent => ({ type: 'text', text: value });
+const image: ImageContent = { type: 'image', data: PNG_1X1_BASE64, mimeType: 'image/png' };
+const embedded: EmbeddedResource = {
   type: 'resource',
   resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, ProtocolError, type TextContent } from '@mcp-tasks/protocol';
 import type { McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { askClient, isInputRequired } from './askClient.js';
@@ -8,7 +8,7 @@ import { acceptedContent, elicitForm, sampledText, sampleText } from './inputReq
 import { sleep, yieldToEventLoop } from './sleep.js';
 import { analyzeText } from './textStats.js';
 
-const text = (value: string) => ({ type: 'text', text: value });
+const text = (value: string): TextContent => ({ type: 'text', text: value });
 const BUILD_MIB = 64;
 const STAGE_MIB = 16;
 const STAGES = ['canary (10%)', 'half (50%)', 'full (100%)'] as const;

@@ -22,9 +22,9 @@ export type ClassifiedResult =
   | { readonly kind: 'task'; readonly task: CreateTaskResult };
 
 /**
- * Sorts `result` (the answer to `method`). A missing `resultType` means `complete` (C5). `input_required` is
+ * Sorts `result` (the answer to `method`). A missing `resultType` means `complete`. `input_required` is
  * accepted only on the MRTR methods and must carry `inputRequests` or `requestState`. `task` is accepted only on
- * `tools/call` and only when the request declared the Tasks extension (`acceptsTask`, C4). Anything else, and any
+ * `tools/call` and only when the request declared the Tasks extension (`acceptsTask`). Anything else, and any
  * shape that fails its schema, throws `InvalidResponseError`. The `complete` payload is returned unchecked (with
  * `resultType: "complete"` filled in when missing): the caller validates it against the method's result schema.
  */

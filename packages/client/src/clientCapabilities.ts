@@ -2,7 +2,7 @@ import { type ClientCapabilities, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol
 import type { InputHandlers } from './inputResolver.js';
 
 /**
- * Builds the `clientCapabilities` a request declares (C1): one entry per registered input handler, the Tasks
+ * Builds the `clientCapabilities` a request declares: one entry per registered input handler, the Tasks
  * extension when `tasks` is on, merged over `extra` (for settings such as `elicitation.url` or other extensions).
  * Declared values are always objects, never `true`.
  */

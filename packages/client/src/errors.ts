@@ -28,7 +28,7 @@ export class McpClientError extends Error {
 
 /**
  * The server answered with something the protocol does not allow here: not JSON-RPC, a wrong id, a result that
- * fails its schema, an unknown `resultType` (C5), or a `task` result the request could not receive (C4).
+ * fails its schema, an unknown `resultType`, or a `task` result the request could not receive.
  */
 export class InvalidResponseError extends McpClientError {
   override readonly name = 'InvalidResponseError';
@@ -41,7 +41,7 @@ export class InvalidResponseError extends McpClientError {
   }
 }
 
-/** The task ended `failed`; `error` is the JSON-RPC error of the original call (C19). */
+/** The task ended `failed`; `error` is the JSON-RPC error of the original call. */
 export class TaskFailedError extends McpClientError {
   override readonly name = 'TaskFailedError';
   readonly taskId: string;
@@ -69,7 +69,7 @@ export class TaskCancelledError extends McpClientError {
   }
 }
 
-/** `tasks/get` answered `-32602`: the task does not exist, expired or was purged (C20). `cause` is that error. */
+/** `tasks/get` answered `-32602`: the task does not exist, expired or was purged. `cause` is that error. */
 export class TaskNotFoundError extends McpClientError {
   override readonly name = 'TaskNotFoundError';
   readonly taskId: string;
@@ -80,7 +80,7 @@ export class TaskNotFoundError extends McpClientError {
   }
 }
 
-/** `createdAt + ttlMs` passed with no terminal status (C9); the client stopped driving the task. */
+/** `createdAt + ttlMs` passed with no terminal status; the client stopped driving the task. */
 export class TaskExpiredError extends McpClientError {
   override readonly name = 'TaskExpiredError';
   readonly taskId: string;

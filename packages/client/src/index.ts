@@ -18,6 +18,7 @@ export type {
   ElicitationHandler,
   InputContext,
   InputHandlers,
+  InputOrigin,
   RootsHandler,
   SamplingHandler,
 } from './inputResolver.js';
@@ -36,6 +37,8 @@ export type { Progress, ProgressListener } from './progressHandler.js';
 export type { RawResult } from './rpcClient.js';
 export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskStatusListener } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';
+export type { RequestResult } from './taskHandle.js';
+export { isTaskHandle } from './taskHandle.js';
 export type { TaskJournal, TaskJournalEntry } from './taskJournal.js';
 export { InMemoryTaskJournal } from './taskJournal.js';
 export type { ListeningObserverOptions, OpenListenStream } from './taskListener.js';

@@ -1,6 +1,6 @@
 /**
  * Answers input requests (MRTR `inputRequests` and task `inputRequests` alike) with the application's handlers.
- * Each entry is handled exactly as the equivalent standalone request would be (C12): the same handler, the same
+ * Each entry is handled exactly as the equivalent standalone request would be: the same handler, the same
  * consent flow. A task is not a higher-trust channel.
  */
 import {
@@ -20,12 +20,41 @@ import {
 import type { z } from 'zod';
 import { InputHandlerError } from './errors.js';
 
-/** What every input handler is told besides the request params. */
+/**
+ * The request an input request belongs to: the call the application made (e.g. `tools/call` with the tool's name
+ * and arguments), so a host can show which tool is asking before it asks the user.
+ */
+export interface InputOrigin {
+  /** The method of the request that asked (`tools/call`, `prompts/get`, `resources/read`, ...). */
+  readonly method: string;
+  /**
+   * That request's params as the application passed them (for `tools/call`: `name` and `arguments`), without the
+   * `_meta` envelope the client adds and without the MRTR retry fields (`inputResponses`, `requestState`). Undefined when the client does not know them: a task
+   * resumed by id with no journal entry for it.
+   */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  /** The task asking, when the input request came from a task's `input_required` state (answered by `tasks/update`). */
+  readonly taskId?: string | undefined;
+}
+
+/**
+ * What every input handler is told besides the input request's own params: which input request this is, which
+ * call and tool it belongs to, and a signal to stop asking. Handlers of concurrent calls run concurrently; use
+ * `taskId`/`toolName` to tell them apart.
+ */
 export interface InputContext {
   /** The server-assigned key of this input request (unique within the request, or the task's lifetime). */
   readonly key: string;
   /** Aborted when the call this input belongs to is aborted. */
   readonly signal: AbortSignal;
+  /** The method of the request that asked (`tools/call`, `prompts/get`, `resources/read`, ...). */
+  readonly method: string;
+  /** The tool being called, for `tools/call` (also for a resumed task the journal knows); otherwise undefined. */
+  readonly toolName?: string | undefined;
+  /** The asking request's params as the application passed them; see {@link InputOrigin.params}. */
+  readonly params?: Readonly<Record<string, unknown>> | undefined;
+  /** The task asking, when inside a task; undefined for an MRTR round of a request that is not (yet) a task. */
+  readonly taskId?: string | undefined;
 }
 
 /** Answers `elicitation/create`. A throw or rejection is answered as `{ action: "cancel" }`. */
@@ -58,19 +87,31 @@ export interface InputHandlers {
 
 /**
  * Answers every entry of `requests` concurrently and resolves with one `InputResponses` map holding all of them,
- * so a caller can send them in a single retry or `tasks/update`. Values are plain results with no `resultType`
- * (C14). Rejects with `signal.reason` if `signal` aborts, and with `InputHandlerError` when a request has no
+ * so a caller can send them in a single retry or `tasks/update`. Each handler gets an {@link InputContext} built
+ * from `origin`. Values are plain results with no `resultType`
+ *. Rejects with `signal.reason` if `signal` aborts, and with `InputHandlerError` when a request has no
  * handler, a sampling or roots handler fails, or a handler returns something that is not a valid result.
  */
 export async function resolveInputRequests(
   requests: Readonly<Record<string, InputRequest>>,
   handlers: InputHandlers,
   signal: AbortSignal,
+  origin: InputOrigin,
 ): Promise<InputResponses> {
+  const toolName =
+    origin.method === 'tools/call' && typeof origin.params?.name === 'string' ? origin.params.name : undefined;
   const entries = await Promise.all(
-    Object.entries(requests).map(
-      async ([key, request]) => [key, await answer(key, request, handlers, { key, signal })] as const,
-    ),
+    Object.entries(requests).map(async ([key, request]) => {
+      const context: InputContext = {
+        key,
+        signal,
+        method: origin.method,
+        toolName,
+        params: origin.params,
+        taskId: origin.taskId,
+      };
+      return [key, await answer(key, request, handlers, context)] as const;
+    }),
   );
   signal.throwIfAborted();
   return Object.fromEntries(entries);
@@ -133,7 +174,7 @@ function checked<T extends object>(key: string, method: string, schema: z.ZodTyp
   if (!parsed.success) {
     throw new InputHandlerError(key, method, 'the handler returned an invalid result', { cause: parsed.error });
   }
-  // An input response is a bare client result: it never carries a resultType (C14).
+  // An input response is a bare client result: it never carries a resultType.
   const { resultType: _dropped, ...rest } = parsed.data as T & { resultType?: unknown };
   return rest as T;
 }

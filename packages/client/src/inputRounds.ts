@@ -17,7 +17,7 @@ export interface InputRoundsOptions {
   /** Sends one request (a new JSON-RPC id each time) and resolves with its raw result. */
   readonly send: (params: Readonly<Record<string, unknown>>) => Promise<RawResult>;
   readonly handlers: InputHandlers;
-  /** Whether the request declared the Tasks extension (C4). */
+  /** Whether the request declared the Tasks extension. */
   readonly acceptsTask: boolean;
   /** Retries allowed before giving up with `InvalidResponseError`. */
   readonly maxRounds: number;
@@ -29,7 +29,7 @@ export interface InputRoundsOptions {
  * the handlers and sends the request again with `inputResponses` and the byte-identical `requestState` (each
  * omitted when the server sent none, so a retry after a bare `requestState` carries only that). `retried` tells
  * the caller the result depends on inputs outside the cache key, so it must not be cached. A task is accepted
- * after any number of rounds (C22); its input requests are a separate key space handled by the task driver.
+ * after any number of rounds; its input requests are a separate key space handled by the task driver.
  */
 export async function runInputRounds(
   method: string,
@@ -43,7 +43,9 @@ export async function runInputRounds(
     if (classified.kind !== 'input_required') return { ...classified, retried: round > 0 };
     const { inputRequests, requestState } = classified.result;
     const inputResponses =
-      inputRequests === undefined ? undefined : await resolveInputRequests(inputRequests, options.handlers, signal);
+      inputRequests === undefined
+        ? undefined
+        : await resolveInputRequests(inputRequests, options.handlers, signal, { method, params });
     retry = {
       ...(inputResponses === undefined ? {} : { inputResponses }),
       ...(requestState === undefined ? {} : { requestState }),

@@ -38,7 +38,6 @@ import {
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
 import { type Clock, systemClock } from './clock.js';
-import { InvalidResponseError } from './errors.js';
 import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import type {
@@ -54,7 +53,8 @@ import { parseResult as parse } from './parseResult.js';
 import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, ResultCache } from './resultCache.js';
 import { type RawResult, RpcClient } from './rpcClient.js';
-import { driveTask, type TaskOperations } from './taskDriver.js';
+import { type DriveTaskOptions, driveTask, type TaskOperations } from './taskDriver.js';
+import type { RequestResult } from './taskHandle.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
 import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
@@ -132,22 +132,25 @@ export class McpClient {
   }
 
   /**
-   * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose (C3): a direct result,
-   * MRTR rounds answered by the handlers (C22), or a task driven to its end by polling. A `completed` task gives
-   * its result even with `isError: true` (C19); other outcomes reject with the typed errors of `driveTask`.
+   * Calls a tool and resolves with its final `CallToolResult`, whatever the server chose: a direct result,
+   * MRTR rounds answered by the handlers, or a task driven to its end by polling. A `completed` task gives
+   * its result even with `isError: true`; other outcomes reject with the typed errors of `driveTask`.
    * It is `startTool` followed, for a task, by the same drive as `resumeTask` (seeded with the `CreateTaskResult`).
    */
   async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     const started = await this.startTool(name, args, options);
     if (started.kind === 'complete') return started.result;
-    return this.#drive(started.task.taskId, started.task, options);
+    return this.#drive(started.task.taskId, started.task, options, {
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
   }
 
   /**
    * Calls a tool up to the point where the server has either answered or created a task, and stops there: MRTR
-   * rounds are answered by the handlers (C22), then it resolves with `{ kind: 'complete', result }` or with
-   * `{ kind: 'task', task }` (the `CreateTaskResult`, in whatever status, C23), after recording the task in the
-   * journal when one is configured (C8). Nothing polls the task afterwards and `signal` no longer applies to it:
+   * rounds are answered by the handlers, then it resolves with `{ kind: 'complete', result }` or with
+   * `{ kind: 'task', task }` (the `CreateTaskResult`, in whatever status), after recording the task in the
+   * journal when one is configured. Nothing polls the task afterwards and `signal` no longer applies to it:
    * follow it later with `resumeTask`, `getTask` or `cancelTask` (e.g. a CLI's `--detach`).
    */
   async startTool(name: string, args: Params = {}, options: ProgressCallOptions = {}): Promise<StartToolResult> {
@@ -166,10 +169,16 @@ export class McpClient {
 
   /**
    * Drives an existing task (e.g. one listed by the journal after a restart) to its end exactly as `callTool`
-   * would, starting with an immediate `tasks/get`.
+   * would, starting with an immediate `tasks/get`. Input handlers learn the tool name and arguments from the
+   * journal entry when there is one.
    */
-  resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
-    return this.#drive(taskId, undefined, options);
+  async resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const entry = (await this.#journal?.list())?.find((candidate) => candidate.taskId === taskId);
+    const origin =
+      entry === undefined
+        ? { method: 'tools/call' }
+        : { method: entry.method, params: { name: entry.name, arguments: entry.arguments ?? {} } };
+    return this.#drive(taskId, undefined, options, origin);
   }
 
   /**
@@ -195,12 +204,12 @@ export class McpClient {
     return parse('tasks/get', GetTaskResultSchema, result);
   }
 
-  /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state (C15). */
+  /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state. */
   async updateTask(taskId: string, inputResponses: InputResponses, options: CallOptions = {}): Promise<void> {
     await this.request('tasks/update', { taskId, inputResponses }, options);
   }
 
-  /** `tasks/cancel`: asks the server to cancel. The task may still end otherwise (C17). */
+  /** `tasks/cancel`: asks the server to cancel. The task may still end otherwise. */
   async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
     await this.request('tasks/cancel', { taskId }, options);
   }
@@ -260,11 +269,14 @@ export class McpClient {
   /**
    * Sends any request with the envelope and resolves with its `complete` result, checked only for its shape as a
    * result (the typed methods validate against the method's schema). `input_required` on an MRTR method is
-   * answered by the handlers; a `task` result rejects as an invalid response (use `callTool`). Cacheable methods
-   * are served from and stored in the cache, except results that took an MRTR retry. `onProgress` sees the
-   * progress of requests actually sent (the progress token is not part of the cache key).
+   * answered by the handlers. When the server answers with a task (`resultType: "task"`, e.g. `tools/call` of a
+   * task-capable tool), it resolves with that `CreateTaskResult` instead of a result: the task exists on the
+   * server and is now the caller's to follow (`resumeTask`, `getTask`, `cancelTask`); it is neither polled nor
+   * journaled, and {@link isTaskHandle} tells it apart. Cacheable methods are served from and stored in the cache,
+   * except results that took an MRTR retry and task handles. `onProgress` sees the progress of requests actually
+   * sent (the progress token is not part of the cache key).
    */
-  async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RawResult> {
+  async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RequestResult> {
     const cached = this.#cache?.get(method, params);
     if (cached !== undefined) return cached;
     let outcome: RoundsOutcome;
@@ -275,7 +287,7 @@ export class McpClient {
       if (error instanceof ProtocolError && params.cursor !== undefined) this.#cache?.invalidateMethod(method);
       throw error;
     }
-    if (outcome.kind !== 'complete') throw new InvalidResponseError(method, 'unexpected task result');
+    if (outcome.kind === 'task') return outcome.task;
     const result = normaliseCacheHints(method, outcome.result);
     if (!outcome.retried) this.#cache?.set(method, params, result);
     return result;
@@ -318,7 +330,12 @@ export class McpClient {
     });
   }
 
-  #drive(taskId: string, seed: CreateTaskResult | undefined, options: CallToolOptions): Promise<CallToolResult> {
+  #drive(
+    taskId: string,
+    seed: CreateTaskResult | undefined,
+    options: CallToolOptions,
+    origin: DriveTaskOptions<CallToolResult>['origin'],
+  ): Promise<CallToolResult> {
     const operations: TaskOperations = {
       get: (id, signal) => this.getTask(id, { signal }),
       update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
@@ -345,7 +362,7 @@ export class McpClient {
       handlers: this.#handlers,
       polling: this.#polling,
       clock: this.#clock,
-      // The stored result is what tools/call would have returned; it may omit resultType like any result (C5).
+      // The stored result is what tools/call would have returned; it may omit resultType like any result.
       parseResult: (result) => {
         const classified = classifyResult('tasks/get', result as RawResult, false);
         return parse('tasks/get', CallToolResultSchema, classified.kind === 'complete' ? classified.result : result);
@@ -353,6 +370,7 @@ export class McpClient {
       signal: options.signal,
       onStatus: options.onStatus,
       journal: this.#journal,
+      origin,
     });
   }
 }

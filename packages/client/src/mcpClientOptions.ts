@@ -17,11 +17,11 @@ import type { PollingOptions } from './taskTracker.js';
 
 /** Task support settings: polling knobs plus where to journal pending tasks. */
 export interface TaskSupportOptions extends PollingOptions {
-  /** Records pending tasks so a restarted process can resume them (C8). */
+  /** Records pending tasks so a restarted process can resume them. */
   readonly journal?: TaskJournal | undefined;
   /**
    * Also subscribe to each driven task with `subscriptions/listen` and take its states from `notifications/tasks`
-   * (C21). Polling continues while the stream is not live, and as a slow safety net (every `maxIntervalMs`) while
+   *. Polling continues while the stream is not live, and as a slow safety net (every `maxIntervalMs`) while
    * it is. @default false
    */
   readonly listen?: boolean | undefined;
@@ -35,7 +35,7 @@ export interface McpClientOptions {
   readonly clientInfo: Implementation;
   /** Input handlers; each registered one is declared as a capability on every request. */
   readonly handlers?: InputHandlers | undefined;
-  /** Declare and drive the Tasks extension (C1). @default true */
+  /** Declare and drive the Tasks extension. @default true */
   readonly tasks?: boolean | TaskSupportOptions | undefined;
   /** Extra capabilities merged into the derived ones (e.g. `{ elicitation: { url: {} } }`). */
   readonly capabilities?: ClientCapabilities | undefined;
@@ -51,7 +51,7 @@ export interface McpClientOptions {
 
 /** Per-call options. */
 export interface CallOptions {
-  /** Aborting rejects the call with `signal.reason`; with a task in flight it first sends `tasks/cancel` (C16). */
+  /** Aborting rejects the call with `signal.reason`; with a task in flight it first sends `tasks/cancel`. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -60,7 +60,7 @@ export interface ProgressCallOptions extends CallOptions {
   /**
    * Asks for progress: every request sent (each MRTR round is a new request) carries a fresh
    * `_meta.progressToken`, and the server's `notifications/progress` for it arrive here in order, before that
-   * request's response. Once a tool call has become a task there is no more progress (decision 10), and a result
+   * request's response. Once a tool call has become a task there is no more progress, and a result
    * served from the cache reports none.
    */
   readonly onProgress?: ProgressListener | undefined;

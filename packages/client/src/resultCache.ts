@@ -6,7 +6,7 @@ import { isRecord, type TransportNotification } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import type { RawResult } from './rpcClient.js';
 
-/** The methods whose `complete` results carry caching hints. `tasks/get` is not one of them (C25). */
+/** The methods whose `complete` results carry caching hints. `tasks/get` is not one of them. */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'server/discover',
   'tools/list',

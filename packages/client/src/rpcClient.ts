@@ -37,7 +37,7 @@ export type RawResult = Readonly<Record<string, unknown>>;
 
 /**
  * Sends requests with fresh numeric ids and the per-request `_meta` (protocol version, client capabilities,
- * client info; C1, C2). On `-32022` it retries once with the most preferred version it speaks from
+ * client info). On `-32022` it retries once with the most preferred version it speaks from
  * `data.supported` and keeps using that version afterwards; if none matches it throws the server's error with a
  * message naming both lists. JSON-RPC error responses reject with `ProtocolError`; malformed responses with
  * `InvalidResponseError`; transport failures pass through as `TransportError`.

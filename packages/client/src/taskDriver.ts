@@ -22,7 +22,7 @@ import {
   TaskNotFoundError,
   TaskStuckError,
 } from './errors.js';
-import { type InputHandlers, resolveInputRequests } from './inputResolver.js';
+import { type InputHandlers, type InputOrigin, resolveInputRequests } from './inputResolver.js';
 import type { TaskJournal } from './taskJournal.js';
 import { pollDelay, type ResolvedPollingOptions, TaskTracker } from './taskTracker.js';
 
@@ -30,7 +30,7 @@ import { pollDelay, type ResolvedPollingOptions, TaskTracker } from './taskTrack
 export interface TaskOperations {
   /** `tasks/get`; rejects with `ProtocolError` (e.g. `-32602`) or `InvalidResponseError`. */
   get(taskId: string, signal?: AbortSignal): Promise<DetailedTask>;
-  /** `tasks/update` with `inputResponses`; resolves on the ack (which says nothing about task state, C15). */
+  /** `tasks/update` with `inputResponses`; resolves on the ack (which says nothing about task state). */
   update(taskId: string, inputResponses: InputResponses, signal?: AbortSignal): Promise<void>;
   /** `tasks/cancel`; resolves on the ack; `signal` bounds the wait. */
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
@@ -38,7 +38,7 @@ export interface TaskOperations {
 
 /**
  * Where observed task states come from. The default polls `tasks/get` after `delayMs`; a notification source
- * may resolve sooner. Either way the states are `DetailedTask`s with the same meaning (C21).
+ * may resolve sooner. Either way the states are `DetailedTask`s with the same meaning.
  */
 export interface TaskObserver {
   /** The next observed state; `delayMs` is when a poll would be due. Rejects with `signal.reason` on abort. */
@@ -64,16 +64,21 @@ export interface DriveTaskOptions<R> {
   readonly journal?: TaskJournal | undefined;
   /** Replaces plain polling (used for notifications). */
   readonly observer?: TaskObserver | undefined;
+  /**
+   * The request that created the task (method and the params the application passed), handed to input handlers
+   * with the task id. Default: `tools/call` with unknown params.
+   */
+  readonly origin?: Omit<InputOrigin, 'taskId'> | undefined;
 }
 
 /**
  * Drives task `taskId` until it reaches an outcome, starting from `seed` (the `CreateTaskResult`; absent when
  * resuming, then the first `tasks/get` happens at once), and resolves with the `completed` result (even
- * when it has `isError: true`, C19). Rejects with `TaskFailedError`, `TaskCancelledError`, `TaskNotFoundError`
- * (C20), `TaskExpiredError` (C9), `TaskStuckError`, `InputHandlerError`, `InvalidResponseError`, or the abort
+ * when it has `isError: true`). Rejects with `TaskFailedError`, `TaskCancelledError`, `TaskNotFoundError`
+ *, `TaskExpiredError`, `TaskStuckError`, `InputHandlerError`, `InvalidResponseError`, or the abort
  * reason when `signal` aborts; stuck, expired, input failures and aborts first send a best-effort `tasks/cancel`
- * (never `notifications/cancelled`, C16) and do not wait for the task to reach `cancelled` (C17).
- * A seed in any status is handled; a non-`working` seed is followed up at once with `tasks/get` (decision 5, C23).
+ * (never `notifications/cancelled`) and do not wait for the task to reach `cancelled`.
+ * A seed in any status is handled; a non-`working` seed is followed up at once with `tasks/get`.
  */
 export async function driveTask<R>(taskId: string, seed: Task | undefined, options: DriveTaskOptions<R>): Promise<R> {
   const { operations, clock, polling, journal } = options;
@@ -113,7 +118,8 @@ export async function driveTask<R>(taskId: string, seed: Task | undefined, optio
         }
         case 'answer': {
           const requests = pick(task, decision.keys);
-          const responses = await resolveInputRequests(requests, options.handlers, signal);
+          const origin = { method: 'tools/call', ...options.origin, taskId };
+          const responses = await resolveInputRequests(requests, options.handlers, signal, origin);
           await operations.update(taskId, responses, signal);
           delayMs = decision.delayMs;
           break;

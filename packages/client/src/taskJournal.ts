@@ -1,5 +1,5 @@
 /**
- * Durable memory of the tasks a client is driving (C8), so a process that restarts can list what was pending and
+ * Durable memory of the tasks a client is driving, so a process that restarts can list what was pending and
  * resume it with `McpClient.resumeTask`.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Task states pushed by the server (`notifications/tasks` on a `subscriptions/listen` stream, C21), with polling
+ * Task states pushed by the server (`notifications/tasks` on a `subscriptions/listen` stream), with polling
  * as the fallback whenever the stream is not live. Both paths yield the same `DetailedTask` states.
  */
 import {
@@ -87,14 +87,18 @@ export function listeningObserver(options: ListeningObserverOptions): TaskObserv
   const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const timer = new AbortController();
-      const done = (): void => {
+      const settle = (): void => {
         wake = undefined;
         timer.abort();
         signal.removeEventListener('abort', onAbort);
+      };
+      const done = (): void => {
+        settle();
         resolve();
       };
+      // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
       const onAbort = (): void => {
-        done();
+        settle();
         reject(signal.reason);
       };
       wake = done;

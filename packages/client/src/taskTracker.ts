@@ -17,7 +17,7 @@ export interface PollingOptions {
    * which the task counts as stuck. @default 60
    */
   readonly stuckAfterPolls?: number;
-  /** Give up once `createdAt + ttlMs` has passed without a terminal status (C9). @default true */
+  /** Give up once `createdAt + ttlMs` has passed without a terminal status. @default true */
   readonly honourTtl?: boolean;
 }
 
@@ -63,7 +63,7 @@ export function resolvePollingOptions(options: PollingOptions = {}): ResolvedPol
   return resolved;
 }
 
-/** The delay before the next poll: the latest `pollIntervalMs` (C6), else the default, clamped to [min, max]. */
+/** The delay before the next poll: the latest `pollIntervalMs`, else the default, clamped to [min, max]. */
 export function pollDelay(task: Pick<TrackedTaskState, 'pollIntervalMs'>, options: ResolvedPollingOptions): number {
   const wanted = task.pollIntervalMs ?? options.defaultIntervalMs;
   return Math.min(options.maxIntervalMs, Math.max(options.minIntervalMs, wanted));
@@ -71,7 +71,7 @@ export function pollDelay(task: Pick<TrackedTaskState, 'pollIntervalMs'>, option
 
 /**
  * Tracks one task across observations. Create one per drive of a task; it remembers which input keys were handed
- * out for answering, so each key is answered at most once however often polls repeat it (C13), and counts
+ * out for answering, so each key is answered at most once however often polls repeat it, and counts
  * consecutive observations that leave nothing to do while the task waits for input.
  */
 export class TaskTracker {

@@ -4,6 +4,7 @@ import { resolveInputRequests } from '../src/inputResolver.js';
 import { elicit } from './fakeTransport.js';
 
 const signal = new AbortController().signal;
+const origin = { method: 'tools/call', params: { name: 'deploy', arguments: { env: 'prod' } }, taskId: 't-9' };
 
 describe('resolveInputRequests (C12, C14)', () => {
   it('rejects a handler result that is not a valid result for its method', async () => {
@@ -11,24 +12,27 @@ describe('resolveInputRequests (C12, C14)', () => {
       { k: { method: 'roots/list' } },
       { roots: () => ({ roots: 'nope' }) as never },
       signal,
+      origin,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputHandlerError);
     expect(error).toMatchObject({ key: 'k', method: 'roots/list' });
   });
 
-  it('passes the request params, key and signal to the handler', async () => {
+  it('passes the request params, key, signal, method, tool name, call params and task id to the handler', async () => {
     const seen: unknown[] = [];
     await resolveInputRequests(
       { k: elicit('hello') as never },
       {
         elicitation: (params, context) => {
           seen.push(params.message, context.key, context.signal === signal);
+          seen.push(context.method, context.toolName, context.params, context.taskId);
           return { action: 'decline' };
         },
       },
       signal,
+      origin,
     );
-    expect(seen).toEqual(['hello', 'k', true]);
+    expect(seen).toEqual(['hello', 'k', true, 'tools/call', 'deploy', origin.params, 't-9']);
   });
 
   it('rejects with the abort reason when aborted while a handler runs, instead of answering cancel', async () => {
@@ -40,6 +44,7 @@ describe('resolveInputRequests (C12, C14)', () => {
           new Promise((_, reject) => s.addEventListener('abort', () => reject(new Error('inner')))),
       },
       controller.signal,
+      origin,
     );
     controller.abort(new Error('outer'));
     await expect(pending).rejects.toThrow('outer');

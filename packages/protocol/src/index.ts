@@ -116,7 +116,7 @@ export { decodeHeaderValue, encodeHeaderValue } from './headerValue.js';
 export type { BaseMetadata, Icon, Icons, Implementation } from './implementation.js';
 export { BaseMetadataSchema, IconSchema, IconsSchema, ImplementationSchema } from './implementation.js';
 export { isRecord } from './isRecord.js';
-export type { JSONArray, JSONObject, JSONValue, MetaObject } from './json.js';
+export type { JSONArray, JSONObject, JSONValue, JsonObject, MetaObject } from './json.js';
 export { JSONArraySchema, JSONObjectSchema, JSONValueSchema, MetaObjectSchema } from './json.js';
 export type {
   Error,
@@ -313,7 +313,8 @@ export {
   SubscriptionsListenResultResponseSchema,
   SubscriptionsListenResultSchema,
 } from './subscriptions.js';
-export { createTaskResult, getTaskResult, taskStatusNotification, toTask } from './taskMessages.js';
+export type { TaskState } from './taskResults.js';
+export { createTaskResult, detailedTask, getTaskResult, taskStatusNotification, toTask } from './taskResults.js';
 export type {
   CancelledTask,
   CancelTaskRequest,

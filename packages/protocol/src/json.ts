@@ -13,6 +13,13 @@ export const JSONObjectSchema = z.record(z.string(), JSONValueSchema);
 /** A JSON object. */
 export type JSONObject = z.infer<typeof JSONObjectSchema>;
 
+/**
+ * An object read from the wire (or about to go on it) whose values are not narrowed yet: what `isRecord`
+ * proves about `params`, a stored task result or request metadata. {@link JSONObject} is the spec's stricter type,
+ * whose values are JSON values.
+ */
+export type JsonObject = { readonly [key: string]: unknown };
+
 /** A JSON array. */
 export const JSONArraySchema = z.array(JSONValueSchema);
 /** A JSON array. */

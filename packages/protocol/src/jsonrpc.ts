@@ -81,23 +81,29 @@ export const JSONRPCMessageSchema = z.union([
 /** Any JSON-RPC 2.0 message. */
 export type JSONRPCMessage = z.infer<typeof JSONRPCMessageSchema>;
 
-/** Builds a result response for request `id`. */
-export function jsonRpcResult<R extends Record<string, unknown>>(
+/**
+ * Builds the result response for request `id`. `result` is put on the wire as given (not copied), so a frozen,
+ * shared result is fine.
+ */
+export function jsonRpcResult<R extends { readonly [key: string]: unknown }>(
   id: RequestId,
   result: R,
-): { jsonrpc: '2.0'; id: RequestId; result: R } {
+): { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly result: R } {
   return { jsonrpc: JSONRPC_VERSION, id, result };
 }
 
 /**
- * Builds an error response. `id` is omitted when undefined or null (the request id could not be read), as the
- * 2026-07-28 schema requires. `error` may be a {@link ProtocolError}; it is serialized through its `toJSON()`.
+ * Builds an error response: the one place every package makes one. `id` is omitted when undefined or null (the
+ * request id could not be read), as the 2026-07-28 schema requires; `data` is omitted when undefined. `error` may
+ * be a {@link ProtocolError}; it is serialized through its `toJSON()`.
  */
 export function jsonRpcError(
   id: RequestId | null | undefined,
   error: Error | { toJSON(): Error },
-): { jsonrpc: '2.0'; id?: RequestId; error: Error } {
-  const wire = 'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : (error as Error);
+): { readonly jsonrpc: '2.0'; readonly id?: RequestId; readonly error: Error } {
+  const given = 'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : (error as Error);
+  const wire: Error =
+    given.data === undefined && 'data' in given ? { code: given.code, message: given.message } : given;
   return id === null || id === undefined
     ? { jsonrpc: JSONRPC_VERSION, error: wire }
     : { jsonrpc: JSONRPC_VERSION, id, error: wire };

@@ -7,7 +7,9 @@ import {
   CreateTaskResultSchema,
   createTaskResult,
   type DetailedTask,
+  DetailedTaskSchema,
   DiscoverResultSchema,
+  detailedTask,
   ElicitResultSchema,
   GetTaskRequestSchema,
   GetTaskResultSchema,
@@ -64,6 +66,7 @@ export const taskValid: Case[] = [
       'CreateTaskResult',
       createTaskResult(task),
     ],
+    [`DetailedTask (${task.status})`, DetailedTaskSchema, 'tasks', 'DetailedTask', detailedTask(task)],
     [`GetTaskResult (${task.status})`, GetTaskResultSchema, 'tasks', 'GetTaskResult', getTaskResult(task)],
     [
       `notifications/tasks (${task.status})`,

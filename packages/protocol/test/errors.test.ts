@@ -84,4 +84,14 @@ describe('ProtocolError', () => {
       error: { code: -32700, message: 'Parse error' },
     });
   });
+
+  it('jsonRpcError omits an unreadable id and an undefined data member, so the wire stays minimal', () => {
+    const response = jsonRpcError(null, { code: -32600, message: 'Invalid Request', data: undefined });
+    expect(response).toStrictEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } });
+    expect(jsonRpcError(1, { code: 1, message: 'm', data: { a: 1 } }).error).toStrictEqual({
+      code: 1,
+      message: 'm',
+      data: { a: 1 },
+    });
+  });
 });

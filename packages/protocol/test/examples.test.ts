@@ -47,7 +47,7 @@ function schemaFor(type: string): z.ZodType | undefined {
 }
 
 const examples = loadCoreExamples();
-const coreDefs = Object.keys((readSpecJson('2026-07-28/schema/schema.json') as { $defs: object }).$defs);
+const coreDefs = Object.keys((readSpecJson('2026-07-28/schema.json') as { $defs: object }).$defs);
 const taskDefs = Object.keys((readSpecJson('tasks-extension/schema.json') as { $defs: object }).$defs);
 
 describe('coverage of the spec $defs', () => {

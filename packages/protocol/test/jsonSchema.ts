@@ -6,7 +6,7 @@ const tasksSchema = readSpecJson('tasks-extension/schema.json') as { $id: string
 
 // Formats (uri, byte) are annotations here: the spec's schema is validated structurally, like the conformance suite.
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-ajv.addSchema(readSpecJson('2026-07-28/schema/schema.json') as object, CORE_ID);
+ajv.addSchema(readSpecJson('2026-07-28/schema.json') as object, CORE_ID);
 ajv.addSchema(tasksSchema);
 
 const cache = new Map<string, ValidateFunction>();

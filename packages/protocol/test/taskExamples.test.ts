@@ -15,26 +15,7 @@ import {
   UpdateTaskResultSchema,
 } from '../src/index.js';
 import { coreErrors, tasksErrors } from './jsonSchema.js';
-import { readSpecText } from './specPaths.js';
-
-const DOCS = ['tasks-extension/tasks.md', 'seps/2663-tasks-extension.md'] as const;
-
-/** One fenced JSON example: where it is and its value (JSONC full-line comments and trailing commas removed). */
-interface Block {
-  readonly where: string;
-  readonly value: Record<string, unknown>;
-}
-
-function extractBlocks(doc: string): Block[] {
-  const text = readSpecText(doc);
-  const blocks: Block[] = [];
-  for (const match of text.matchAll(/```(?:json|jsonc|jsonl)\n([\s\S]*?)```/g)) {
-    const line = text.slice(0, match.index).split('\n').length;
-    const source = (match[1] ?? '').replace(/^\s*\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1');
-    blocks.push({ where: `${doc}:${line}`, value: JSON.parse(source) as Record<string, unknown> });
-  }
-  return blocks;
-}
+import { loadTaskExamples, type TaskExample } from './specPaths.js';
 
 /** Which schema an example exemplifies, the part of it that schema covers, and the spec JSON Schema def for it. */
 interface Classified {
@@ -63,7 +44,7 @@ const BY_METHOD: Record<string, Omit<Classified, 'part'>> = {
  * Classifies by shape. A result with a task payload (`result`, `error`, `inputRequests`) or `resultType:
  * "complete"` is a `tasks/get` result; a bare task with `resultType: "task"` is a CreateTaskResult.
  */
-function classify({ value }: Block): Classified {
+function classify({ value }: TaskExample): Classified {
   if (typeof value.method === 'string') {
     const known = BY_METHOD[value.method];
     if (!known) throw new Error(`unclassified method ${value.method}`);
@@ -149,7 +130,7 @@ const REJECTED: Record<string, string> = {
   'seps/2663-tasks-extension.md:863': STALE_TASK,
 };
 
-const blocks = DOCS.flatMap(extractBlocks);
+const blocks = loadTaskExamples();
 const accepted = blocks.filter((b) => !(b.where in REJECTED));
 const rejected = blocks.filter((b) => b.where in REJECTED);
 

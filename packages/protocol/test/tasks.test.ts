@@ -5,6 +5,7 @@ import {
   createTaskResult,
   type DetailedTask,
   DetailedTaskSchema,
+  detailedTask,
   GetTaskResultSchema,
   getTaskResult,
   META,
@@ -78,5 +79,47 @@ describe('task message builders', () => {
     });
     expect(note.params).not.toHaveProperty('resultType');
     expect(taskStatusNotification(completed).params).not.toHaveProperty('_meta');
+  });
+
+  it('builds from a store record: ignores unknown fields and the payloads the status does not carry', () => {
+    const record = {
+      ...base,
+      owner: 'alice',
+      version: 3,
+      status: 'working' as const,
+      statusMessage: undefined,
+      inputRequests: {},
+      result: undefined,
+      error: undefined,
+      requestMeta: { tool: 'x' },
+    };
+    expect(detailedTask(record)).toEqual({ ...base, status: 'working' });
+    expect(Object.keys(detailedTask(record))).toEqual(['taskId', 'status', 'createdAt', 'lastUpdatedAt', 'ttlMs']);
+    const asked = {
+      ...record,
+      status: 'input_required' as const,
+      inputRequests: { k: { method: 'roots/list' as const } },
+    };
+    expect(detailedTask(asked)).toEqual({ ...base, status: 'input_required', inputRequests: asked.inputRequests });
+    expect(DetailedTaskSchema.parse(detailedTask(asked))).toEqual(detailedTask(asked));
+  });
+
+  it('gives a completed task without a result an empty CallToolResult, a failed one without an error -32603', () => {
+    expect(detailedTask({ ...base, status: 'completed' })).toEqual({
+      ...base,
+      status: 'completed',
+      result: { resultType: 'complete', content: [] },
+    });
+    expect(detailedTask({ ...base, status: 'failed' })).toEqual({
+      ...base,
+      status: 'failed',
+      error: { code: -32603, message: 'Task failed' },
+    });
+  });
+
+  it('getTaskResult adds _meta only when given', () => {
+    const info = { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } };
+    expect(getTaskResult(completed, info)._meta).toEqual(info);
+    expect(getTaskResult(completed)).not.toHaveProperty('_meta');
   });
 });

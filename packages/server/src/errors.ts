@@ -1,12 +1,5 @@
-import { ErrorCode, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, type Error as ErrorObject, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
 import type { z } from 'zod';
-
-/** The JSON-RPC error object as it goes on the wire. */
-export interface WireError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
 
 /** `-32602` with an informative message (S46). */
 export function invalidParams(message: string, data?: unknown): ProtocolError {
@@ -38,12 +31,8 @@ export function formatZodError(error: z.ZodError, root?: string): string {
  * data; anything else becomes `-32603` with a generic message so internals never leak (the cause goes to
  * `report`).
  */
-export function toWireError(error: unknown, report: (error: unknown) => void): WireError {
-  if (isProtocolError(error)) {
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  }
+export function toWireError(error: unknown, report: (error: unknown) => void): ErrorObject {
+  if (isProtocolError(error)) return error.toJSON();
   report(error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }

@@ -1,7 +1,6 @@
-import { isRecord, type TransportRequestId, type TransportResponse } from '@mcp-tasks/protocol';
+import { isRecord, type JsonObject, type TransportRequestId } from '@mcp-tasks/protocol';
 
-/** A JSON object as the runtime passes it around (wire payloads, results). */
-export type JsonObject = { readonly [key: string]: unknown };
+export type { JsonObject };
 
 /** The outcome of reading one inbound message: a request, a notification, a response, or garbage. */
 export type InboundMessage =
@@ -43,22 +42,4 @@ export function readInboundMessage(message: unknown): InboundMessage {
     return { kind: 'invalid', id: null, message: 'Invalid Request: "id" must be a string or an integer' };
   }
   return { kind: 'request', id, method: message.method, params: message.params ?? {} };
-}
-
-/** Builds a result response. */
-export function resultResponse(id: TransportRequestId, result: JsonObject): TransportResponse {
-  return { jsonrpc: '2.0', id, result };
-}
-
-/** Builds an error response; `data` is omitted when undefined so the wire stays minimal. */
-export function errorResponse(
-  id: TransportRequestId | null,
-  error: { readonly code: number; readonly message: string; readonly data?: unknown },
-): TransportResponse {
-  const body =
-    error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  // An error that cannot name its request omits `id` (2026-07-28 schema: optional string | integer, never null).
-  return id === null ? { jsonrpc: '2.0', error: body } : { jsonrpc: '2.0', id, error: body };
 }

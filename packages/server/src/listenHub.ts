@@ -1,7 +1,6 @@
-import { META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
+import { detailedTask, META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
 import type { TaskRecord, TaskStore, Unsubscribe } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
-import { toDetailedTask } from './detailedTask.js';
 import { invalidParams, missingCapability } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 
@@ -149,7 +148,7 @@ export class ListenHub {
     const deliver = (record: TaskRecord) => {
       if (!watches.has(record.taskId) || (lastSent.get(record.taskId) ?? 0) >= record.version) return;
       lastSent.set(record.taskId, record.version);
-      send('notifications/tasks', toDetailedTask(record));
+      send('notifications/tasks', detailedTask(record));
     };
     const expire = (taskId: string) => {
       const unsubscribe = watches.get(taskId);

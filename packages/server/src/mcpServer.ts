@@ -1,5 +1,7 @@
 import {
   ErrorCode,
+  jsonRpcError,
+  jsonRpcResult,
   META,
   type ParamHeader,
   ProtocolError,
@@ -15,7 +17,7 @@ import type { RequestEnvelope } from './envelope.js';
 import { readEnvelope } from './envelope.js';
 import { invalidParams, methodNotFound, missingCapability, toWireError } from './errors.js';
 import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
-import { errorResponse, isJsonObject, type JsonObject, readInboundMessage, resultResponse } from './jsonRpc.js';
+import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
 import { ListenHub } from './listenHub.js';
 import { paginate } from './pagination.js';
@@ -198,7 +200,7 @@ export class McpServer implements ServerEndpoint {
   async handle(message: unknown, context: RequestContext): Promise<TransportResponse | undefined> {
     const inbound = readInboundMessage(message);
     if (inbound.kind === 'invalid') {
-      return errorResponse(inbound.id, { code: ErrorCode.InvalidRequest, message: inbound.message });
+      return jsonRpcError(inbound.id, { code: ErrorCode.InvalidRequest, message: inbound.message });
     }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
     if (inbound.kind !== 'request') return undefined;
@@ -207,9 +209,9 @@ export class McpServer implements ServerEndpoint {
       if (inbound.method === 'initialize') throw this.#refuseInitialize(inbound.params);
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
       const result = await this.#dispatch(inbound.id, inbound.method, inbound.params, envelope, context);
-      return resultResponse(inbound.id, this.#stamp(result));
+      return jsonRpcResult(inbound.id, this.#stamp(result));
     } catch (error) {
-      return errorResponse(inbound.id, toWireError(error, this.#report));
+      return jsonRpcError(inbound.id, toWireError(error, this.#report));
     }
   }
 

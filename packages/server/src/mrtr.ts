@@ -1,4 +1,4 @@
-import type { InputRequest } from '@mcp-tasks/protocol';
+import type { InputRequest, InputRequiredResult } from '@mcp-tasks/protocol';
 import { INPUT_REQUEST_METHODS, mergeCapabilities, missingCapabilityFor } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
 import { checkInputAnswers } from './inputAnswers.js';
@@ -72,7 +72,7 @@ export async function toInputRequiredResult(
   clientCapabilities: JsonObject,
   signer: RequestStateSigner,
   binding: RequestStateBinding,
-): Promise<JsonObject> {
+): Promise<InputRequiredResult> {
   const requests = marker.inputRequests ?? {};
   const missing: JsonObject[] = [];
   for (const [key, request] of Object.entries(requests)) {

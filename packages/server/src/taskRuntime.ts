@@ -1,6 +1,14 @@
-import { ErrorCode, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
+import {
+  type CallToolResult,
+  type CreateTaskResult,
+  createTaskResult,
+  ErrorCode,
+  type GetTaskResult,
+  getTaskResult,
+  isProtocolError,
+  ProtocolError,
+} from '@mcp-tasks/protocol';
 import { isTaskStoreError, type TaskRecord, type TaskStore } from '@mcp-tasks/task-store';
-import { toCreateTaskResult, toGetTaskResult } from './detailedTask.js';
 import { invalidParams } from './errors.js';
 import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -79,7 +87,7 @@ export class TaskRuntime {
    * it already created is cancelled (failed on shutdown), and `start` rejects, so no task outlives an answer nobody
    * received. Once a `CreateTaskResult` is returned the task lives on its own. {@link close} waits for every call.
    */
-  async start(launch: TaskLaunch): Promise<JsonObject> {
+  async start(launch: TaskLaunch): Promise<CallToolResult | CreateTaskResult> {
     if (this.#closed) throw shuttingDown();
     const { owner, signal } = launch;
     const controller = new AbortController();
@@ -120,7 +128,7 @@ export class TaskRuntime {
           taskIdTracked = created.taskId;
           this.#running.set(created.taskId, controller);
           work = outcome.then((result) => this.#finish(owner, created.taskId, result));
-          return toCreateTaskResult(created);
+          return createTaskResult(created);
         }
       }
       task.refuse();
@@ -149,10 +157,10 @@ export class TaskRuntime {
    * `tasks/get`: the `DetailedTask` for the current status (S13–S16) or `-32602` (S18). `meta` becomes the
    * result's `_meta`, so the hottest read builds its result in one object.
    */
-  async get(owner: string, taskId: string, meta?: JsonObject): Promise<JsonObject> {
+  async get(owner: string, taskId: string, meta?: GetTaskResult['_meta']): Promise<GetTaskResult> {
     const record = await this.#options.store.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
-    return toGetTaskResult(record, meta);
+    return getTaskResult(record, meta);
   }
 
   /**
@@ -241,7 +249,7 @@ export class TaskRuntime {
     await outcome;
   }
 
-  #directAnswer(outcome: ToolOutcome): JsonObject {
+  #directAnswer(outcome: ToolOutcome): CallToolResult {
     switch (outcome.kind) {
       case 'result':
         return completeToolResult(outcome.result);

@@ -1,4 +1,4 @@
-import type { RequestContext } from '@mcp-tasks/protocol';
+import type { CallToolResult, CreateTaskResult, InputRequiredResult, RequestContext } from '@mcp-tasks/protocol';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, missingCapability } from './errors.js';
@@ -17,6 +17,9 @@ export interface ToolCallDeps {
   readonly tasks: TaskRuntime;
 }
 
+/** What `tools/call` answers: the tool's result, an MRTR round, or a task handle. */
+export type ToolCallResult = CallToolResult | InputRequiredResult | CreateTaskResult;
+
 /** One `tools/call` request. */
 export interface ToolCallRequest {
   readonly params: JsonObject;
@@ -31,7 +34,7 @@ export interface ToolCallRequest {
  * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists (S10);
  * then the handler, synchronously or as a task.
  */
-export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<JsonObject> {
+export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<ToolCallResult> {
   const { params, envelope, context, owner } = request;
   if (typeof params.name !== 'string') throw invalidParams('Invalid params: name must be a string');
   const tool = deps.tools.get(params.name);

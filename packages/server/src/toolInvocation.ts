@@ -1,4 +1,4 @@
-import { isProtocolError, type ProtocolError } from '@mcp-tasks/protocol';
+import { type CallToolResult, isProtocolError, type ProtocolError } from '@mcp-tasks/protocol';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { InputRequired } from './mrtr.js';
 import type { ToolContext } from './toolContext.js';
@@ -37,7 +37,10 @@ export function exceptionMessage(error: unknown): string {
   return error instanceof Error && error.message !== '' ? error.message : 'The tool failed';
 }
 
-/** The wire `CallToolResult`: the handler's result plus `resultType: "complete"`. */
-export function completeToolResult(result: ToolResult): JsonObject {
-  return { ...result, resultType: 'complete' };
+/**
+ * The wire `CallToolResult`: the handler's result plus `resultType: "complete"`. The handler's arrays are put on
+ * the wire as they are (a result is serialized, never mutated), hence the cast from the read-only {@link ToolResult}.
+ */
+export function completeToolResult(result: ToolResult): CallToolResult {
+  return { ...result, resultType: 'complete' } as CallToolResult;
 }

@@ -1,4 +1,4 @@
-import type { ParamHeader } from '@mcp-tasks/protocol';
+import type { CallToolResult, ContentBlock, Icon, MetaObject, ParamHeader, ToolAnnotations } from '@mcp-tasks/protocol';
 import type { z } from 'zod';
 import { formatZodError } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -14,12 +14,18 @@ import type { HandlerContext, ToolContext } from './toolContext.js';
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-/** A `CallToolResult` as a handler returns it; the runtime adds `resultType`. */
+/**
+ * A `CallToolResult` as a handler returns it; the runtime adds `resultType: "complete"`. The fields are the
+ * protocol's: `content` holds `ContentBlock`s (`text`, `image`, `audio`, `resource_link`, `resource`), so a
+ * misspelled block type is a compile error. A tool failure the model should read is `isError: true` here, not a
+ * thrown error.
+ */
 export interface ToolResult {
-  readonly content: readonly JsonObject[];
-  readonly structuredContent?: JsonObject;
+  readonly content: readonly ContentBlock[];
+  /** Must conform to the tool's `outputSchema` when it declares one. */
+  readonly structuredContent?: CallToolResult['structuredContent'];
   readonly isError?: boolean;
-  readonly _meta?: JsonObject;
+  readonly _meta?: CallToolResult['_meta'];
 }
 
 /** Arguments type inferred from a zod input schema; a raw JSON Schema gives a plain object. */
@@ -35,9 +41,9 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   /** @default an empty object schema */
   readonly inputSchema?: S;
   readonly outputSchema?: SchemaInput;
-  readonly annotations?: JsonObject;
-  readonly icons?: readonly JsonObject[];
-  readonly _meta?: JsonObject;
+  readonly annotations?: ToolAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: MetaObject;
   /** @default 'forbidden' */
   readonly taskSupport?: TaskSupport;
   /**

@@ -4,7 +4,7 @@
  */
 import { McpClient, type McpClientOptions, type TaskSupportOptions } from '@mcp-tasks/client';
 import type { MessageHandler, TransportNotification } from '@mcp-tasks/protocol';
-import { McpServer, type McpServerOptions } from '@mcp-tasks/server';
+import { McpServer, type McpServerOptions, type ToolResult } from '@mcp-tasks/server';
 import { type LinkedPair, linkedPair } from '@mcp-tasks/transport-kit/testing';
 import { expect, onTestFinished } from 'vitest';
 
@@ -138,7 +138,7 @@ export function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Text content of a tool result, for short assertions. */
-export function text(value: string) {
+export function text(value: string): ToolResult {
   return { content: [{ type: 'text', text: value }] };
 }
 
