@@ -3,6 +3,7 @@ import type { CliOptions } from './cliOptions.js';
 import { createToolServer } from './createToolServer.js';
 import { describeError, type Logger } from './logger.js';
 import type { RunningTransport } from './runningTransport.js';
+import { serveWithConsole } from './serveConsole.js';
 import { serveHttp } from './serveHttp.js';
 import { serveStdio } from './serveStdio.js';
 import { serveWs } from './serveWs.js';
@@ -12,6 +13,8 @@ export interface StartedToolServer {
   readonly server: McpServer;
   /** The endpoint URL (http, ws); undefined for stdio. */
   readonly url: string | undefined;
+  /** The task console's page (with `console: true`), on the endpoint's origin. */
+  readonly consoleUrl?: string | undefined;
   /** Resolves when the transport ended on its own (stdio EOF). */
   readonly ended: Promise<void>;
   /**
@@ -21,23 +24,22 @@ export interface StartedToolServer {
   stop(): Promise<void>;
 }
 
+/** What {@link startToolServer} needs: the command line, where `console` may be left out. */
+export type StartOptions = Omit<CliOptions, 'logLevel' | 'console'> & {
+  readonly console?: boolean | undefined;
+  /** Where the console bundle is (tests). @default apps/task-console/dist */
+  readonly consoleRoot?: string | undefined;
+};
+
 /** Builds the server for `options.tools` and serves it on `options.transport`. */
-export async function startToolServer(
-  options: Omit<CliOptions, 'logLevel'>,
-  logger: Logger,
-): Promise<StartedToolServer> {
+export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
   const server = createToolServer({
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
   });
-  let transport: RunningTransport;
+  let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
-    transport =
-      options.transport === 'stdio'
-        ? serveStdio(server.handle, logger)
-        : await (options.transport === 'ws'
-            ? serveWs(server.handle, options, logger)
-            : serveHttp(server.handle, options));
+    transport = await serve(server, options, logger);
   } catch (error) {
     await server.close();
     throw error;
@@ -46,6 +48,7 @@ export async function startToolServer(
   return {
     server,
     url: transport.url,
+    consoleUrl: transport.consoleUrl,
     ended: transport.ended,
     stop: () => {
       stopping ??= (async () => {
@@ -58,4 +61,16 @@ export async function startToolServer(
       return stopping;
     },
   };
+}
+
+/** Starts the transport `options` ask for (with the console on the same port when asked). */
+function serve(
+  server: McpServer,
+  options: StartOptions,
+  logger: Logger,
+): Promise<RunningTransport & { readonly consoleUrl?: string }> | RunningTransport {
+  const { transport } = options;
+  if (transport === 'stdio') return serveStdio(server.handle, logger);
+  if (options.console === true) return serveWithConsole(server.handle, { ...options, transport }, logger);
+  return transport === 'ws' ? serveWs(server.handle, options, logger) : serveHttp(server.handle, options);
 }
