@@ -2,6 +2,7 @@
  * The page: connect (to the server that served it when it can tell, else to the URL the person enters), list the
  * tools, and run the board; when the server goes away, say so and reconnect until it is back.
  */
+import './zodConfig.js';
 import './styles.css';
 import { Board } from './board.js';
 import { type Connection, connect } from './connection.js';
