@@ -99,6 +99,7 @@ export class TaskCard {
     if (!Number.isNaN(created)) this.#startedAt = created;
     this.#ttlMs = task.ttlMs;
     this.#setStatus(task.status);
+    this.tick(Date.now());
     setText(this.#message, task.statusMessage ?? '\u00a0');
     this.setProgress(task.status === 'completed' ? 1 : progressOf(task.statusMessage));
     if (task.status !== 'input_required') this.inputs.replaceChildren();

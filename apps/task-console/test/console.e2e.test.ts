@@ -7,7 +7,9 @@ import { startToolServer, type ToolServer } from './toolServer.js';
 /** `pnpm screenshots` sets this: the same run then rewrites the README's pictures; a normal run never does. */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const shot = async (page: Page, name: string) => {
-  if (SCREENSHOTS) await page.screenshot({ path: fileURLToPath(new URL(`../docs/${name}.png`, import.meta.url)) });
+  if (!SCREENSHOTS) return;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: fileURLToPath(new URL(`../docs/${name}.png`, import.meta.url)) });
 };
 
 let browser: Browser;
@@ -165,6 +167,28 @@ describe('task console in Chromium', () => {
       { timeout: 20_000, interval: 0 },
     );
     expect(JSON.parse((await page.evaluate(() => JSON.stringify(Object.keys(localStorage)))) as string)).toEqual([]);
+  });
+
+  it('over WebSocket, follows a task through listen notifications', async () => {
+    const own = await startToolServer(['--transport', 'ws']);
+    servers.push(own);
+    expect(own.endpoint).toMatch(/^ws:/);
+    const page = await connected(own.consoleUrl);
+    await expectText(page, '[data-field="Task updates"]', /subscriptions\/listen/);
+    // A mixed board: a direct call, a failing task, one waiting for input, one running, one that completes.
+    await waitStatus(await callTool(page, 'test_simple_text'), 'direct');
+    const failing = await callTool(page, 'sync_inventory', { pages: '2' });
+    const waiting = await callTool(page, 'deploy_service', { service: 'api', version: '2.0.0' });
+    const running = await callTool(page, 'generate_report', { rows: '1000000000' });
+    const card = await callTool(page, 'checksum_data', { megabytes: '32', seed: 'ws' });
+    await waitStatus(card, 'completed');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('seed "ws"');
+    await waitStatus(failing, 'failed');
+    expect(await failing.locator('[data-testid=error]').textContent()).toContain('malformed page 2');
+    await waitStatus(waiting, 'input_required');
+    await expectText(page, 'li.card[data-tool="generate_report"] [data-testid=message]', /aggregated/);
+    expect(await statusOf(running)).toBe('working');
+    await shot(page, 'board');
   });
 
   it('survives a reload mid-task: the task is picked up from localStorage and completes', async () => {
