@@ -16,6 +16,8 @@ export interface CliOptions {
   /** When set, every request (http) or connection (ws) must carry `Authorization: Bearer <token>`. */
   readonly token: string | undefined;
   readonly logLevel: LogLevelName;
+  /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
+  readonly console: boolean;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -33,6 +35,7 @@ Options:
   --tools demo|conformance|all
                               tools to register (default all)
   --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws)
+  --console                   also serve the task console at /console/ (http, ws)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -69,6 +72,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
         'log-level': { type: 'string', default: 'info' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'V', default: false },
+        console: { type: 'boolean', default: false },
       },
     }));
   } catch (error) {
@@ -90,6 +94,9 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
   if (token !== undefined && transport === 'stdio') {
     throw new UsageError('--token applies to http and ws only (a stdio server trusts the process that spawned it)');
   }
+  if (values.console === true && transport === 'stdio') {
+    throw new UsageError('--console applies to http and ws only (it is a web page served on the same port)');
+  }
   const host = String(values.host);
   if (host === '') throw new UsageError('--host must not be empty');
   return {
@@ -99,5 +106,6 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
     tools: oneOf('tools', String(values.tools), TOOL_SETS),
     token,
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
+    console: values.console === true,
   };
 }

@@ -77,6 +77,9 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
   // The ready line is printed whatever the log level: scripts wait for it to learn the port.
   if (started.url !== undefined) {
     process.stderr.write(`mcp-tasks-tool-server: listening on ${started.url} (tools: ${parsed.tools})\n`);
+    if (started.consoleUrl !== undefined) {
+      process.stderr.write(`mcp-tasks-tool-server: task console at ${started.consoleUrl}\n`);
+    }
   } else {
     logger.info(`serving on stdio (tools: ${parsed.tools})`);
   }

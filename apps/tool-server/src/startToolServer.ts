@@ -4,6 +4,7 @@ import { createToolServer } from './createToolServer.js';
 import { describeError, type Logger } from './logger.js';
 import { logRequests } from './requestLog.js';
 import type { RunningTransport } from './runningTransport.js';
+import { serveWithConsole } from './serveConsole.js';
 import { serveHttp } from './serveHttp.js';
 import { serveStdio } from './serveStdio.js';
 import { serveWs } from './serveWs.js';
@@ -13,6 +14,8 @@ export interface StartedToolServer {
   readonly server: McpServer;
   /** The endpoint URL (http, ws); undefined for stdio. */
   readonly url: string | undefined;
+  /** The task console's page (with `console: true`), on the endpoint's origin. */
+  readonly consoleUrl?: string | undefined;
   /** Resolves when the transport ended on its own (stdio EOF). */
   readonly ended: Promise<void>;
   /**
@@ -22,24 +25,22 @@ export interface StartedToolServer {
   stop(): Promise<void>;
 }
 
+/** What {@link startToolServer} needs: the command line, where `console` may be left out. */
+export type StartOptions = Omit<CliOptions, 'logLevel' | 'console'> & {
+  readonly console?: boolean | undefined;
+  /** Where the console bundle is (tests). @default apps/task-console/dist */
+  readonly consoleRoot?: string | undefined;
+};
+
 /** Builds the server for `options.tools` and serves it on `options.transport`. */
-export async function startToolServer(
-  options: Omit<CliOptions, 'logLevel'>,
-  logger: Logger,
-): Promise<StartedToolServer> {
+export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
   const server = createToolServer({
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
   });
-  const handle = logRequests(server.handle, logger);
-  let transport: RunningTransport;
+  let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
-    transport =
-      options.transport === 'stdio'
-        ? serveStdio(handle, logger)
-        : await (options.transport === 'ws'
-            ? serveWs(handle, options, logger)
-            : serveHttp({ handle, toolParamHeaders: server.toolParamHeaders }, options, logger));
+    transport = await serve(server, options, logger);
   } catch (error) {
     await server.close();
     throw error;
@@ -48,6 +49,7 @@ export async function startToolServer(
   return {
     server,
     url: transport.url,
+    consoleUrl: transport.consoleUrl,
     ended: transport.ended,
     stop: () => {
       stopping ??= (async () => {
@@ -60,4 +62,19 @@ export async function startToolServer(
       return stopping;
     },
   };
+}
+
+/** Starts the transport `options` ask for (with the console on the same port when asked). */
+function serve(
+  server: McpServer,
+  options: StartOptions,
+  logger: Logger,
+): Promise<RunningTransport & { readonly consoleUrl?: string }> | RunningTransport {
+  const { transport } = options;
+  // Every transport serves the logged handler; HTTP also checks Mcp-Param-* headers against the server's tools.
+  const handle = logRequests(server.handle, logger);
+  const endpoint = { handle, toolParamHeaders: server.toolParamHeaders };
+  if (transport === 'stdio') return serveStdio(handle, logger);
+  if (options.console === true) return serveWithConsole(endpoint, { ...options, transport }, logger);
+  return transport === 'ws' ? serveWs(handle, options, logger) : serveHttp(endpoint, options, logger);
 }

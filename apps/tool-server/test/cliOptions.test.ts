@@ -10,18 +10,20 @@ describe('parseCliOptions', () => {
       tools: 'all',
       token: undefined,
       logLevel: 'info',
+      console: false,
     });
   });
 
   it('reads every option', () => {
     const argv = ['--transport', 'ws', '--host', '::1', '--port', '8080', '--tools', 'demo', '--token', 's3cret'];
-    expect(parseCliOptions([...argv, '--log-level', 'debug'])).toEqual({
+    expect(parseCliOptions([...argv, '--log-level', 'debug', '--console'])).toEqual({
       transport: 'ws',
       host: '::1',
       port: 8080,
       tools: 'demo',
       token: 's3cret',
       logLevel: 'debug',
+      console: true,
     });
     expect(parseCliOptions(['--help'])).toBe('help');
     expect(parseCliOptions(['-h'])).toBe('help');
@@ -37,6 +39,7 @@ describe('parseCliOptions', () => {
     [['--log-level', 'loud'], '--log-level must be one of debug, info, warn, error, silent (got "loud")'],
     [['--token', 'a b'], '--token must be non-empty printable ASCII without spaces'],
     [['--transport', 'stdio', '--token', 't'], /--token applies to http and ws only/],
+    [['--transport', 'stdio', '--console'], /--console applies to http and ws only/],
     [['--bogus'], /^Unknown option '--bogus'/],
     [['stray'], /positional/],
     [['--port'], /argument missing/],

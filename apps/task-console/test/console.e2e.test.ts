@@ -1,0 +1,250 @@
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { launchBrowser, openPage, type TrackedPage } from './browser.js';
+import { startToolServer, type ToolServer } from './toolServer.js';
+
+/** `pnpm screenshots` sets this: the same run then rewrites the README's pictures; a normal run never does. */
+const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
+const shot = async (page: Page, name: string) => {
+  if (!SCREENSHOTS) return;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: fileURLToPath(new URL(`../docs/${name}.png`, import.meta.url)) });
+};
+
+let browser: Browser;
+let server: ToolServer;
+const servers: ToolServer[] = [];
+const pages: TrackedPage[] = [];
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchBrowser(), startToolServer()]);
+});
+afterEach(async () => {
+  // Every page must have stayed free of console errors (the browser's own "Failed to load resource" lines for
+  // requests the page expected to fail are left out; the tests that provoke them check the page's message).
+  for (const tracked of pages.splice(0)) {
+    expect(tracked.pageErrors()).toEqual([]);
+    await tracked.page.context().close();
+  }
+  await Promise.all(servers.splice(0).map((s) => s.kill()));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill();
+});
+
+async function open(url = server.consoleUrl): Promise<Page> {
+  const tracked = await openPage(browser);
+  pages.push(tracked);
+  await tracked.page.goto(url);
+  return tracked.page;
+}
+
+/** Opens the console and waits until it is connected (it connects to the server that served it by itself). */
+async function connected(url?: string): Promise<Page> {
+  const page = await open(url);
+  await expectText(page, '#connection', /Connected to mcp-tasks-tool-server/);
+  return page;
+}
+
+async function expectText(page: Page, selector: string, pattern: RegExp): Promise<void> {
+  await vi.waitFor(async () => expect(await page.locator(selector).first().textContent()).toMatch(pattern), {
+    timeout: 20_000,
+    interval: 50,
+  });
+}
+
+/** Chooses a tool, fills its form (`fields` by property name) and calls it; returns the card of the new call. */
+async function callTool(page: Page, name: string, fields: Record<string, string> = {}) {
+  const before = await page.locator(`li.card[data-tool="${name}"]`).count();
+  await page.locator(`li[data-tool="${name}"] button`).click();
+  const form = page.locator(`form.tool-form[data-tool="${name}"]`);
+  for (const [field, value] of Object.entries(fields)) await form.locator(`[name="${field}"]`).fill(value);
+  await form.getByRole('button', { name: `Call ${name}` }).click();
+  await vi.waitFor(async () => expect(await page.locator(`li.card[data-tool="${name}"]`).count()).toBe(before + 1));
+  // Cards are prepended: the newest is first.
+  return page.locator(`li.card[data-tool="${name}"]`).first();
+}
+
+async function statusOf(card: ReturnType<Page['locator']>): Promise<string | null> {
+  return card.getAttribute('data-status');
+}
+
+async function waitStatus(card: ReturnType<Page['locator']>, status: string): Promise<void> {
+  await vi.waitFor(async () => expect(await statusOf(card)).toBe(status), { timeout: 30_000, interval: 50 });
+}
+
+describe('task console in Chromium', () => {
+  it('connects to the server that served it and shows its info and tools', async () => {
+    const page = await connected();
+    await expectText(page, '[data-field="Tasks extension"]', /^advertised$/);
+    await expectText(page, '[data-field="Protocol"]', /2026-07-28/);
+    await expectText(page, '[data-field="Task updates"]', /polling/);
+    expect(await page.locator('li[data-tool="checksum_data"] .tool-description').textContent()).toContain('SHA-256');
+  });
+
+  it('calls a plain tool and shows its direct result', async () => {
+    const page = await connected();
+    const card = await callTool(page, 'test_simple_text');
+    await waitStatus(card, 'direct');
+    expect(await card.locator('[data-testid=task-id]').textContent()).toBe('');
+    expect(await card.locator('[data-testid=result]').textContent()).toMatch(/\S/);
+  });
+
+  it('validates a form against the tool schema before calling', async () => {
+    const page = await connected();
+    await page.locator('li[data-tool="checksum_data"] button').click();
+    const form = page.locator('form.tool-form[data-tool="checksum_data"]');
+    expect(await form.locator('[name="megabytes"]').inputValue()).toBe('512');
+    await form.locator('[name="megabytes"]').fill('1.5');
+    await form.getByRole('button', { name: 'Call checksum_data' }).click();
+    await expectText(page, '.field-error', /whole number/);
+    expect(await form.locator('[name="megabytes"]').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('li.card').count()).toBe(0);
+  });
+
+  it('runs a task tool and watches it complete, with its structured result', async () => {
+    const page = await connected();
+    const card = await callTool(page, 'checksum_data', { megabytes: '48', seed: 'console' });
+    await vi.waitFor(async () => expect(await card.locator('[data-testid=task-id]').textContent()).toMatch(/\S/));
+    await waitStatus(card, 'completed');
+    const result = card.locator('[data-testid=result]');
+    expect(await result.textContent()).toContain('SHA-256 of 48 MiB generated from seed "console"');
+    expect(await result.locator('details.structured summary').first().textContent()).toBe('structuredContent');
+    await shot(page, 'result');
+  });
+
+  it('answers an elicitation form inside a task', async () => {
+    const page = await connected();
+    const card = await callTool(page, 'deploy_service', { service: 'web', version: '1.2.3' });
+    const form = card.locator('form.input-form[data-kind="elicitation"]');
+    await form.waitFor({ timeout: 30_000 });
+    expect(await statusOf(card)).toBe('input_required');
+    expect(await form.textContent()).toContain('Deploy web@1.2.3');
+    await form.getByLabel('Change note').fill('from the console');
+    await shot(page, 'form');
+    await form.getByLabel(/Deploy now\?/).check();
+    await form.getByRole('button', { name: 'Accept' }).click();
+    await expectText(page, 'li.card[data-tool="deploy_service"] [data-testid=answered]', /accepted/);
+    await waitStatus(card, 'completed');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('Deployed web@1.2.3 to staging, build');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('(note: from the console)');
+  });
+
+  it('answers a sampling request typed by the person', async () => {
+    const page = await connected();
+    const card = await callTool(page, 'summarize_text', { text: 'Tasks let long tool calls outlive a request.' });
+    const form = card.locator('form.input-form[data-kind="sampling"]');
+    await form.waitFor({ timeout: 30_000 });
+    expect(await form.locator('.conversation').textContent()).toContain('Tasks let long tool calls outlive');
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await expectText(page, 'form.input-form[data-kind="sampling"] .field-error', /Write a reply/);
+    await form.getByLabel('Your reply').fill('Tasks outlive requests.');
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await waitStatus(card, 'completed');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('Tasks outlive requests.');
+  });
+
+  it('cancels a running task, and the tool stops working', async () => {
+    const own = await startToolServer();
+    servers.push(own);
+    const page = await connected(own.consoleUrl);
+    const card = await callTool(page, 'generate_report', { rows: '1000000000' });
+    await waitStatus(card, 'working');
+    await expectText(page, 'li.card[data-tool="generate_report"] [data-testid=message]', /aggregated/);
+    // The tool is busy: the server process is burning CPU.
+    const busy = await busyFraction(own);
+    expect(busy).toBeGreaterThan(0.05);
+    await card.getByRole('button', { name: 'Cancel generate_report' }).click();
+    await waitStatus(card, 'cancelled');
+    expect(await card.locator('[data-testid=message]').textContent()).toBe('Cancelled by the client');
+    // The tool observed its signal: the process goes idle (three quiet 300 ms windows in a row).
+    await vi.waitFor(
+      async () => {
+        for (let i = 0; i < 3; i++) expect(await busyFraction(own)).toBeLessThan(0.05);
+      },
+      { timeout: 20_000, interval: 0 },
+    );
+    expect(JSON.parse((await page.evaluate(() => JSON.stringify(Object.keys(localStorage)))) as string)).toEqual([]);
+  });
+
+  it('over WebSocket, follows a task through listen notifications', async () => {
+    const own = await startToolServer(['--transport', 'ws']);
+    servers.push(own);
+    expect(own.endpoint).toMatch(/^ws:/);
+    const page = await connected(own.consoleUrl);
+    await expectText(page, '[data-field="Task updates"]', /subscriptions\/listen/);
+    // A mixed board: a direct call, a failing task, one waiting for input, one running, one that completes.
+    await waitStatus(await callTool(page, 'test_simple_text'), 'direct');
+    const failing = await callTool(page, 'sync_inventory', { pages: '2' });
+    const waiting = await callTool(page, 'deploy_service', { service: 'api', version: '2.0.0' });
+    const running = await callTool(page, 'generate_report', { rows: '1000000000' });
+    const card = await callTool(page, 'checksum_data', { megabytes: '32', seed: 'ws' });
+    await waitStatus(card, 'completed');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('seed "ws"');
+    await waitStatus(failing, 'failed');
+    expect(await failing.locator('[data-testid=error]').textContent()).toContain('malformed page 2');
+    await waitStatus(waiting, 'input_required');
+    await expectText(page, 'li.card[data-tool="generate_report"] [data-testid=message]', /aggregated/);
+    expect(await statusOf(running)).toBe('working');
+    await shot(page, 'board');
+  });
+
+  it('survives a reload mid-task: the task is picked up from localStorage and completes', async () => {
+    const page = await connected();
+    const card = await callTool(page, 'checksum_data', { megabytes: '160', seed: 'reload' });
+    await waitStatus(card, 'working');
+    const taskId = (await card.locator('[data-testid=task-id]').textContent()) ?? '';
+    const stored = await page.evaluate(() => Object.values(localStorage).join(''));
+    expect(stored).toContain(taskId);
+    await page.reload();
+    await expectText(page, '#connection', /Connected/);
+    const resumed = page.locator(`li.card[data-task-id="${taskId}"]`);
+    await waitStatus(resumed, 'completed');
+    expect(await resumed.locator('[data-testid=result]').textContent()).toContain('seed "reload"');
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('says clearly when the token is wrong, and connects with the right one', async () => {
+    const own = await startToolServer(['--token', 's3cret']);
+    servers.push(own);
+    const page = await open(own.consoleUrl);
+    await expectText(page, '#connection', /needs a bearer token/);
+    await page.getByLabel('Bearer token').fill('wrong');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expectText(page, '#connection', /refused the bearer token \(401 Unauthorized\)/);
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('error');
+    await page.getByLabel('Bearer token').fill('s3cret');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expectText(page, '#connection', /Connected to mcp-tasks-tool-server/);
+  });
+
+  it('shows a server that died, and recovers when it comes back on the same port', async () => {
+    let own = await startToolServer();
+    servers.push(own);
+    const page = await connected(own.consoleUrl);
+    const card = await callTool(page, 'generate_report', { rows: '1000000000' });
+    await waitStatus(card, 'working');
+    await own.kill();
+    await expectText(page, '#connection', /Server unreachable at .* retrying/);
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('lost');
+    await waitStatus(card, 'disconnected');
+    own = await startToolServer([], own.port);
+    servers.push(own);
+    await expectText(page, '#connection', /Connected to mcp-tasks-tool-server/);
+    // The restarted server kept no tasks (in-memory store): the card says so instead of spinning forever.
+    await waitStatus(card, 'lost');
+    const again = await callTool(page, 'test_simple_text');
+    await waitStatus(again, 'direct');
+  });
+});
+
+/** The fraction of one core the server used over the next 300 ms (polled, not asserted on timing). */
+async function busyFraction(server: ToolServer): Promise<number> {
+  const start = server.cpuTicks();
+  const startedAt = performance.now();
+  await vi.waitFor(() => expect(performance.now() - startedAt).toBeGreaterThanOrEqual(300), { interval: 20 });
+  const ticks = server.cpuTicks() - start;
+  return ticks / 100 / ((performance.now() - startedAt) / 1000);
+}
