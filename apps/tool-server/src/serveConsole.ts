@@ -136,7 +136,7 @@ export interface RunningConsoleTransport extends RunningTransport {
  * DNS-rebinding protection. Fails before listening when the bundle has not been built.
  */
 export async function serveWithConsole(
-  endpoint: ServerEndpoint,
+  mcp: ServerEndpoint,
   options: ConsoleServeOptions,
   logger: Logger,
 ): Promise<RunningConsoleTransport> {
@@ -154,7 +154,7 @@ export async function serveWithConsole(
   });
   const endpoint =
     transport === 'http'
-      ? createHttpHandler(endpoint, {
+      ? createHttpHandler(mcp, {
           ...(token === undefined
             ? {}
             : {
@@ -171,7 +171,7 @@ export async function serveWithConsole(
   });
   const ws =
     transport === 'ws'
-      ? WebSocketServerTransport.attach(server, endpoint.handle, {
+      ? WebSocketServerTransport.attach(server, mcp.handle, {
           path: ENDPOINT_PATH,
           onError: (error) => logger.debug(`websocket: ${error.message}`),
           ...(token === undefined
