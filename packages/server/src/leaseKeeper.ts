@@ -38,7 +38,7 @@ export class LeaseKeeper {
   start(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => void this.tick(), Math.max(1, Math.floor(this.#options.leaseMs / 3)));
-    this.#timer.unref?.();
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Stops the tick and waits for one in progress. */
