@@ -134,7 +134,26 @@ export class InMemoryTaskStore implements TaskStore {
     if (current === undefined || current.version !== expectedVersion || isTerminalStatus(current.status)) {
       return { ok: false, current };
     }
-    if (next.taskId !== taskId || next.owner !== owner || next.version !== expectedVersion + 1) {
+    return { ok: true, record: this.#write(current, next) };
+  }
+
+  async update(
+    owner: TaskOwner,
+    taskId: string,
+    step: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<SwapResult> {
+    this.#assertOpen();
+    const current = this.#find(owner, taskId);
+    if (current === undefined) return { ok: false, current };
+    const next = step(current);
+    if (next === undefined || next === current || isTerminalStatus(current.status)) return { ok: false, current };
+    return { ok: true, record: this.#write(current, next) };
+  }
+
+  /** Replaces `current` by `next` (checked to be its successor), keeps the deadline heaps current, then emits. */
+  #write(current: TaskRecord, next: TaskRecord): TaskRecord {
+    const { taskId } = current;
+    if (next.taskId !== taskId || next.owner !== current.owner || next.version !== current.version + 1) {
       throw new TaskStoreError('invalid_argument', `swap of ${taskId} needs the next version of the same task`);
     }
     if (next.ttlMs !== current.ttlMs) checkTtl(next.ttlMs, this.#maxTtlMs);
@@ -149,7 +168,7 @@ export class InMemoryTaskStore implements TaskStore {
       this.#leases.push(lease.until, taskId);
     }
     this.#feed.emit({ type: 'updated', record });
-    return { ok: true, record };
+    return record;
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {

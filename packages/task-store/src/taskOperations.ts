@@ -40,6 +40,14 @@ const ended = (record: TaskRecord) =>
 const unknownKey = (taskId: string, key: string) =>
   new TaskStoreError('unknown_input_key', `Input key ${key} is neither outstanding nor answered on task ${taskId}`);
 
+const NOT_FOUND: TerminalResult = Object.freeze({ found: false });
+
+/** A terminal transition's write as a {@link TerminalResult}: `won` when this call decided it. */
+function toTerminalResult(outcome: SwapResult): TerminalResult {
+  if (outcome.ok) return { found: true, won: true, record: outcome.record };
+  return outcome.current === undefined ? NOT_FOUND : { found: true, won: false, record: outcome.current };
+}
+
 /**
  * The task state machine applied to a {@link TaskStore}: every named operation reads the record, computes the next
  * one with a pure function of `transitions` and writes it with `swap`, re-reading and retrying when another writer
@@ -77,27 +85,21 @@ export class TaskOperations {
    * Writes `patch` if the record's version is still `expectedVersion` and it is not terminal. `patch` may be a
    * function of the current record. A stale version is `{ ok: false, current }`.
    */
-  async compareAndSwap(
+  compareAndSwap(
     owner: TaskOwner,
     taskId: string,
     expectedVersion: number,
     patch: TaskRecordPatch | ((current: TaskRecord) => TaskRecordPatch),
   ): Promise<SwapResult> {
-    const current = await this.store.get(owner, taskId);
-    if (current === undefined || current.version !== expectedVersion || isTerminalStatus(current.status)) {
-      return { ok: false, current };
-    }
-    const fields = typeof patch === 'function' ? patch(current) : patch;
-    const next = transitions.patchTask(current, fields, this.#stamp()) as TaskRecord;
-    return this.store.swap(owner, taskId, expectedVersion, next);
+    return this.#apply(owner, taskId, (current) => {
+      if (current.version !== expectedVersion || isTerminalStatus(current.status)) return undefined;
+      return transitions.patchTask(current, typeof patch === 'function' ? patch(current) : patch, this.#stamp());
+    });
   }
 
   /** Sets `statusMessage` on a live task, whatever its version (last writer wins). */
-  async setStatusMessage(owner: TaskOwner, taskId: string, statusMessage: string): Promise<SwapResult> {
-    const outcome = await this.#apply(owner, taskId, (current) =>
-      transitions.setStatusMessage(current, statusMessage, this.#stamp()),
-    );
-    return outcome.done ? { ok: true, record: outcome.record } : { ok: false, current: outcome.current };
+  setStatusMessage(owner: TaskOwner, taskId: string, statusMessage: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.setStatusMessage(current, statusMessage, this.#stamp()));
   }
 
   /** Issues a fresh key (unique for the task's lifetime), adds `request` under it, moves to `input_required`. */
@@ -108,7 +110,7 @@ export class TaskOperations {
       if (asked !== undefined) key = asked.key;
       return asked?.record;
     });
-    return outcome.done ? { ok: true, key, record: outcome.record } : { ok: false, current: outcome.current };
+    return outcome.ok ? { ok: true, key, record: outcome.record } : outcome;
   }
 
   /**
@@ -122,16 +124,13 @@ export class TaskOperations {
       accepted = resolved.accepted;
       return resolved.record;
     });
-    if (!outcome.done && outcome.current === undefined) return { found: false };
-    return { found: true, accepted, record: outcome.done ? outcome.record : (outcome.current as TaskRecord) };
+    if (!outcome.ok && outcome.current === undefined) return { found: false };
+    return { found: true, accepted, record: outcome.ok ? outcome.record : (outcome.current as TaskRecord) };
   }
 
   /** Withdraws an outstanding key; later answers to it are ignored. `ok: false` when it is not outstanding. */
-  async withdrawInput(owner: TaskOwner, taskId: string, key: string): Promise<SwapResult> {
-    const outcome = await this.#apply(owner, taskId, (current) =>
-      transitions.withdrawInput(current, key, this.#stamp()),
-    );
-    return outcome.done ? { ok: true, record: outcome.record } : { ok: false, current: outcome.current };
+  withdrawInput(owner: TaskOwner, taskId: string, key: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.withdrawInput(current, key, this.#stamp()));
   }
 
   /** Ends the task `completed`. First terminal writer wins; later calls get `won: false` and the record that stands. */
@@ -152,25 +151,18 @@ export class TaskOperations {
   }
 
   /** Extends `worker`'s lease to `until`; `ok: false` when the task ended or another worker holds the lease. */
-  async renewLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
-    const outcome = await this.#apply(owner, taskId, (current) => transitions.renewLease(current, worker, until));
-    return outcome.done ? { ok: true, record: outcome.record } : { ok: false, current: outcome.current };
+  renewLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.renewLease(current, worker, until));
   }
 
   /** Takes a lapsed (or absent) lease for `worker`; `ok: false` when the task ended or the lease is still held. */
-  async takeOverLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
-    const outcome = await this.#apply(owner, taskId, (current) =>
-      transitions.takeOverLease(current, worker, until, this.#now()),
-    );
-    return outcome.done ? { ok: true, record: outcome.record } : { ok: false, current: outcome.current };
+  takeOverLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.takeOverLease(current, worker, until, this.#now()));
   }
 
   /** Lets go of `worker`'s lease at once, so another instance's lease sweep resolves the task. */
-  async releaseLease(owner: TaskOwner, taskId: string, worker: string): Promise<SwapResult> {
-    const outcome = await this.#apply(owner, taskId, (current) =>
-      transitions.releaseLease(current, worker, this.#now()),
-    );
-    return outcome.done ? { ok: true, record: outcome.record } : { ok: false, current: outcome.current };
+  releaseLease(owner: TaskOwner, taskId: string, worker: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
   }
 
   /** Resolves once the store's change feed is watched (the first call starts it). */
@@ -246,35 +238,39 @@ export class TaskOperations {
     if (this.#closed) throw new TaskStoreError('closed', 'The task operations are closed');
   }
 
-  async #finish(
+  #finish(
     owner: TaskOwner,
     taskId: string,
     step: (current: TaskRecord) => TaskRecord | undefined,
   ): Promise<TerminalResult> {
-    const outcome = await this.#apply(owner, taskId, step);
-    if (outcome.done) return { found: true, won: true, record: outcome.record };
-    return outcome.current === undefined ? { found: false } : { found: true, won: false, record: outcome.current };
+    return this.#apply(owner, taskId, step).then(toTerminalResult);
   }
 
   /**
    * Read, transition, conditional write; on a lost race, transition the record that won and try again. `step`
    * returning undefined (the rule refuses) or the current record itself (nothing to change) ends without a write.
    */
-  async #apply(
+  #apply(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult> {
+    if (this.#closed) return Promise.reject(new TaskStoreError('closed', 'The task operations are closed'));
+    // Not awaited: a store that updates on its side answers in one hop (the hottest path of the in-memory store).
+    if (this.store.update !== undefined) return this.store.update(owner, taskId, step);
+    return this.#applyBySwap(owner, taskId, step);
+  }
+
+  async #applyBySwap(
     owner: TaskOwner,
     taskId: string,
     step: (current: TaskRecord) => TaskRecord | undefined,
-  ): Promise<{ done: true; record: TaskRecord } | { done: false; current: TaskRecord | undefined }> {
-    this.#assertOpen();
+  ): Promise<SwapResult> {
     let current = await this.store.get(owner, taskId);
     while (current !== undefined) {
       const next = step(current);
-      if (next === undefined || next === current) return { done: false, current };
+      if (next === undefined || next === current) return { ok: false, current };
       const swapped = await this.store.swap(owner, taskId, current.version, next);
-      if (swapped.ok) return { done: true, record: swapped.record };
+      if (swapped.ok) return swapped;
       current = swapped.current;
     }
-    return { done: false, current: undefined };
+    return { ok: false, current: undefined };
   }
 
   /**

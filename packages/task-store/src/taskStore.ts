@@ -194,6 +194,13 @@ export interface TaskStore {
    */
   swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult>;
   /**
+   * Optional: the read-transition-write of `swap` in one call, for a store that can run it atomically on its side
+   * (the in-memory store does it synchronously, a database in one transaction). Applies `step` to the current
+   * record and writes its result under the same rules as `swap`; `step` returning undefined or the current record
+   * itself writes nothing. `TaskOperations` uses it when present, else `get` then `swap`.
+   */
+  update?(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult>;
+  /**
    * Removes up to `limit` tasks whose deadline (`createdAt + ttlMs`) is at or before `now` (epoch ms), emits
    * `expired` for each and resolves with them. The cost grows with the tasks removed, not the tasks stored. A store
    * may also expire tasks on its own schedule; calling this is always safe.

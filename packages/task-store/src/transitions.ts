@@ -29,6 +29,9 @@ type Payloads<T> = { readonly [key: string]: T };
 const NO_INPUT_REQUESTS: Payloads<InputRequest> = Object.freeze({});
 const NO_ANSWERS: Payloads<InputResponse> = Object.freeze({});
 
+/** What every terminal transition clears: outstanding requests, answers and the lease. */
+const ENDED = Object.freeze({ inputRequests: NO_INPUT_REQUESTS, answers: NO_ANSWERS, lease: undefined });
+
 /** The fields a transition may set; absent keys keep the previous value, present `undefined` clears it. */
 type Changes = {
   -readonly [K in
@@ -175,7 +178,8 @@ export function complete(
   stamp: string,
   statusMessage?: string,
 ): TaskRecord | undefined {
-  return finish(current, stamp, { status: 'completed', statusMessage, result: deepFreeze(result) });
+  if (isTerminalStatus(current.status)) return undefined;
+  return next(current, stamp, { status: 'completed', statusMessage, result: deepFreeze(result), ...ENDED });
 }
 
 /** Ends the task `failed` with a JSON-RPC error; refused once any terminal status stands. */
@@ -185,17 +189,14 @@ export function fail(
   stamp: string,
   statusMessage?: string,
 ): TaskRecord | undefined {
-  return finish(current, stamp, { status: 'failed', statusMessage, error: deepFreeze(error) });
+  if (isTerminalStatus(current.status)) return undefined;
+  return next(current, stamp, { status: 'failed', statusMessage, error: deepFreeze(error), ...ENDED });
 }
 
 /** Ends the task `cancelled` with `reason` as its status message; refused once any terminal status stands. */
 export function cancel(current: TaskRecord, stamp: string, reason?: string): TaskRecord | undefined {
-  return finish(current, stamp, { status: 'cancelled', statusMessage: reason });
-}
-
-function finish(current: TaskRecord, stamp: string, changes: Changes): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  return next(current, stamp, { ...changes, inputRequests: NO_INPUT_REQUESTS, answers: NO_ANSWERS, lease: undefined });
+  return next(current, stamp, { status: 'cancelled', statusMessage: reason, ...ENDED });
 }
 
 /**
