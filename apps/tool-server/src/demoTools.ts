@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { ErrorCode, ProtocolError, type TextContent } from '@mcp-tasks/protocol';
 import type { McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
-import { askClient, isInputRequired } from './askClient.js';
 import { CHUNK_BYTES, hashGeneratedData, PseudoRandom, report, seedOf, throttledReport } from './dataJobs.js';
 import { acceptedContent, elicitForm, sampledText, sampleText } from './inputRequests.js';
 import { sleep, yieldToEventLoop } from './sleep.js';
@@ -57,20 +56,16 @@ export function registerDemoTools(server: McpServer): void {
       },
       handler: async ({ service, version, environment }, ctx) => {
         const target = `${service}@${version}`;
-        // On an MRTR retry the verified state already carries the build: do not build twice.
-        const previous = ctx.requestState as { build?: string } | undefined;
         const total = BUILD_MIB + STAGES.length * STAGE_MIB;
-        const build =
-          previous?.build ??
-          (await hashGeneratedData(ctx, target, BUILD_MIB, `building ${target}`, { offset: 0, total }));
+        // Synchronously, the question ends the first run and the client's retry runs the handler again with the
+        // answer replayed, so the build (deterministic) is done once per round.
+        const build = await hashGeneratedData(ctx, target, BUILD_MIB, `building ${target}`, { offset: 0, total });
         const question = elicitForm(
           `Deploy ${target} (build ${build.slice(0, 12)}) to ${environment}?`,
           { confirm: { type: 'boolean', title: 'Deploy now?' }, note: { type: 'string', title: 'Change note' } },
           ['confirm'],
         );
-        const answer = await askClient(ctx, 'confirm_deploy', question, { build });
-        if (isInputRequired(answer)) return answer;
-        const content = acceptedContent(answer);
+        const content = acceptedContent(await ctx.elicit(question.params));
         if (content?.confirm !== true) {
           return {
             content: [text(`Deployment of ${target} to ${environment} cancelled by the user; nothing changed`)],
@@ -111,9 +106,7 @@ export function registerDemoTools(server: McpServer): void {
           `Summarize the following text in at most ${maxWords} words.\n\n${input}`,
           maxWords * 3,
         );
-        const answer = await askClient(ctx, 'summary', request, { words: stats.words });
-        if (isInputRequired(answer)) return answer;
-        const summary = sampledText(answer) ?? '(the model returned no text)';
+        const summary = sampledText(await ctx.sample(request.params)) ?? '(the model returned no text)';
         return {
           content: [
             text(

@@ -76,16 +76,18 @@ describe('deploy_service (elicitation mid-way)', () => {
     expect(firstText(task.result as never)).toContain('cancelled by the user');
   });
 
-  it('synchronously: an MRTR round whose signed state carries the build', async () => {
+  it('synchronously: the same ctx.elicit becomes an MRTR round, and the retry replays the answer', async () => {
     const first = await client.call('deploy_service', { service: 'web', version: '9' }, { caps: BASE_CAPS });
-    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { confirm_deploy: {} } });
+    expect(first).toMatchObject({ resultType: 'input_required' });
+    const [key, request] = Object.entries(first.inputRequests as Record<string, { method: string }>)[0] ?? [];
+    expect(request?.method).toBe('elicitation/create');
     expect(typeof first.requestState).toBe('string');
     const second = await client.call(
       'deploy_service',
       { service: 'web', version: '9' },
       {
         caps: BASE_CAPS,
-        extra: { inputResponses: { confirm_deploy: accept({ confirm: true }) }, requestState: first.requestState },
+        extra: { inputResponses: { [key ?? '']: accept({ confirm: true }) }, requestState: first.requestState },
       },
     );
     expect(firstText(second)).toMatch(/^Deployed web@9 to staging/);

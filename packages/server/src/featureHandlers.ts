@@ -9,7 +9,7 @@ import {
   type ResourceDefinition,
   resourceNotFound,
 } from './resourceRegistry.js';
-import type { ContextSource, HandlerContext } from './toolContext.js';
+import type { HandlerContext, RequestScope } from './toolContext.js';
 import { createHandlerContext } from './toolContext.js';
 
 /** What prompt, resource and completion requests need from the server. */
@@ -25,7 +25,7 @@ export interface FeatureRequest {
   readonly params: JsonObject;
   readonly owner: string;
   /** Builds the handler context source once the MRTR fields are known. */
-  readonly source: (mrtr: ContextSource['mrtr']) => ContextSource;
+  readonly source: (mrtr: RequestScope['mrtr']) => RequestScope;
 }
 
 async function withMrtr<T extends object>(

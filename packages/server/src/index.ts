@@ -23,11 +23,15 @@ export type {
   ResourceMetadata,
   ResourceTemplateDefinition,
 } from './resourceRegistry.js';
+export type { TaskAbortKind } from './taskAbort.js';
+export { isTaskAbort, TaskAbortError } from './taskAbort.js';
+export { isTaskLimitError, TASK_LIMIT_ERROR_CODE } from './taskLimitError.js';
 export type {
   HandlerContext,
   InputKind,
   MrtrInfo,
   RequestInfo,
   ToolContext,
+  ToolMode,
 } from './toolContext.js';
 export type { TaskSupport, ToolArgs, ToolDefinition, ToolResult } from './toolRegistry.js';

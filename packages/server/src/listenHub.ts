@@ -1,5 +1,6 @@
 import { detailedTask, META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
-import type { TaskRecord, TaskStore, Unsubscribe } from '@mcp-tasks/task-store';
+import type { TaskOperations, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
+import { sameClientView } from '@mcp-tasks/task-store/transitions';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -60,11 +61,11 @@ function readFlag(value: unknown, field: string): boolean {
  * ack listed the id, which only ever lists the caller's own tasks (S12, S32).
  */
 export class ListenHub {
-  readonly #store: TaskStore;
+  readonly #store: TaskOperations;
   readonly #streams = new Set<Stream>();
   readonly #closing = new AbortController();
 
-  constructor(store: TaskStore) {
+  constructor(store: TaskOperations) {
     this.#store = store;
   }
 
@@ -142,12 +143,15 @@ export class ListenHub {
     onEmpty: (() => void) | undefined,
   ) {
     let started = false;
-    const lastSent = new Map<string, number>();
+    const lastSent = new Map<string, TaskRecord>();
     const held: TaskRecord[] = [];
     const expiredEarly: string[] = [];
     const deliver = (record: TaskRecord) => {
-      if (!watches.has(record.taskId) || (lastSent.get(record.taskId) ?? 0) >= record.version) return;
-      lastSent.set(record.taskId, record.version);
+      const last = lastSent.get(record.taskId);
+      if (!watches.has(record.taskId) || (last !== undefined && last.version >= record.version)) return;
+      lastSent.set(record.taskId, record);
+      // A lease renewal is a new version no client can see: nothing to notify.
+      if (last !== undefined && sameClientView(last, record)) return;
       send('notifications/tasks', detailedTask(record));
     };
     const expire = (taskId: string) => {

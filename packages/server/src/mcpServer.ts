@@ -11,7 +11,7 @@ import {
   TASKS_EXTENSION_ID,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
+import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { readEnvelope } from './envelope.js';
@@ -65,7 +65,17 @@ export interface McpServerOptions {
     readonly immediateResultMs?: number;
     /** @default 16 */
     readonly maxInputRequestsPerTask?: number;
+    /**
+     * How long this instance's lease on a running task lasts without renewal (renewed every third of it). When a
+     * lease lapses (the instance died), any instance sharing the store fails the task with `-32603` naming the lost
+     * worker, or restarts a `resumable` tool. @default 30_000
+     */
+    readonly leaseMs?: number;
+    /** This instance's id in leases and lost-worker errors. @default a random id per server */
+    readonly workerId?: string;
   };
+  /** Whether {@link McpServer.close} closes the task store. @default true when the server created the store */
+  readonly closeTaskStore?: boolean;
   /** HMAC key for MRTR `requestState`. @default a random key per server instance */
   readonly requestStateSecret?: string | Uint8Array;
   /** @default 600_000 */
@@ -80,6 +90,21 @@ export interface McpServerOptions {
 
 /** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
 const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
+
+/** One request as a route sees it. */
+interface RouteRequest {
+  readonly id: string | number;
+  readonly params: JsonObject;
+  readonly envelope: RequestEnvelope;
+  readonly context: RequestContext;
+  /** The task owner key of the request's principal. */
+  readonly owner: string;
+}
+
+/** Serves one method. */
+type Route = (request: RouteRequest) => JsonObject | Promise<JsonObject>;
+
+type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
 
 /** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
 const ANONYMOUS_OWNER = '\u0000anonymous';
@@ -106,11 +131,14 @@ export class McpServer implements ServerEndpoint {
   readonly #hub: ListenHub;
   readonly #report: (error: unknown) => void;
   #closed = false;
+  #closing: Promise<void> | undefined;
+  /** `method` → handler, built once. */
+  readonly #routes: ReadonlyMap<string, Route>;
 
   constructor(options: McpServerOptions) {
     this.#options = options;
     this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
-    this.#ownsStore = options.taskStore === undefined;
+    this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     this.#store = options.taskStore ?? new InMemoryTaskStore();
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
@@ -120,9 +148,13 @@ export class McpServer implements ServerEndpoint {
       pollIntervalMs: options.tasks?.pollIntervalMs ?? 1000,
       immediateResultMs: options.tasks?.immediateResultMs ?? 0,
       maxInputRequestsPerTask: options.tasks?.maxInputRequestsPerTask ?? 16,
+      leaseMs: options.tasks?.leaseMs ?? 30_000,
+      workerId: options.tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
+      tools: this.#tools,
       report: this.#report,
     });
-    this.#hub = new ListenHub(this.#store);
+    this.#hub = new ListenHub(this.#tasks.ops);
+    this.#routes = this.#buildRoutes();
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);
   }
@@ -216,14 +248,24 @@ export class McpServer implements ServerEndpoint {
   }
 
   /**
-   * Shuts down: ends listen streams gracefully, aborts running tools and waits until each has settled, then closes
-   * the task store if the server created it. Idempotent.
+   * Shuts down, and always ends: ends listen streams gracefully, aborts running tools (their signal's reason is a
+   * `TaskAbortError` of kind `shutdown`) and waits at most `graceMs` for them. Tasks whose tool is still running
+   * then are failed with `-32603` "Server shut down"; when the store outlives this server (`closeTaskStore` false),
+   * a `resumable` tool's task is left to the lease sweep of another instance instead. Finally closes the task store
+   * (see `closeTaskStore`), also when something above failed. Idempotent.
    */
-  async close(): Promise<void> {
+  async close(options: { readonly graceMs?: number } = {}): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
     this.#closed = true;
-    this.#hub.close();
-    await this.#tasks.close();
-    if (this.#ownsStore) await this.#store.close();
+    this.#closing = (async () => {
+      try {
+        this.#hub.close();
+        await this.#tasks.close(options.graceMs ?? 5_000, !this.#ownsStore);
+      } finally {
+        if (this.#ownsStore) await this.#store.close();
+      }
+    })();
+    return this.#closing;
   }
 
   /**
@@ -308,14 +350,21 @@ export class McpServer implements ServerEndpoint {
     envelope: RequestEnvelope,
     context: RequestContext,
   ): Promise<JsonObject> {
+    const route = this.#routes.get(method);
+    if (route === undefined) throw methodNotFound(method);
     const owner = context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
+    return route({ id, params, envelope, context, owner });
+  }
+
+  /** The method router: one entry per method, built once per server. */
+  #buildRoutes(): ReadonlyMap<string, Route> {
     const features: FeatureDeps = {
       prompts: this.#prompts,
       resources: this.#resources,
       templates: this.#templates,
       signer: this.#signer,
     };
-    const feature = (): FeatureRequest => ({
+    const feature = ({ params, owner, envelope, context }: RouteRequest): FeatureRequest => ({
       params,
       owner,
       source: (mrtr) => ({
@@ -327,72 +376,68 @@ export class McpServer implements ServerEndpoint {
         streaming: () => true,
       }),
     });
-    switch (method) {
-      case 'server/discover':
-        return this.#discover();
-      case 'tools/list':
-        return this.#page(
-          'tools/list',
-          'tools',
-          [...this.#tools.values()].map((tool) => tool.wire),
-          params,
-        );
-      case 'tools/call':
-        return callTool(
-          { tools: this.#tools, signer: this.#signer, tasks: this.#tasks },
-          { params, envelope, context, owner },
-        );
-      case 'prompts/list':
-        return this.#page(
-          'prompts/list',
-          'prompts',
-          [...this.#prompts.values()].map((p) => p.wire),
-          params,
-        );
-      case 'prompts/get':
-        return getPrompt(features, feature());
-      case 'resources/list':
-        return this.#page('resources/list', 'resources', [...this.#resources.values()].map(resourceWire), params);
-      case 'resources/templates/list':
-        return this.#page(
-          'resources/templates/list',
-          'resourceTemplates',
-          this.#templates.map((t) => t.wire),
-          params,
-        );
-      case 'resources/read': {
-        const result = await readResource(features, feature());
-        return result.resultType === 'complete' ? { ...result, ...this.#cache('resources/read') } : result;
-      }
-      case 'completion/complete':
-        return complete(features, params);
-      case 'subscriptions/listen':
-        return this.#hub.listen({
-          id,
-          params,
-          clientCapabilities: envelope.clientCapabilities,
-          owner,
-          notify: (notification) => context.notify(notification),
-          signal: context.signal,
-        });
-      case 'tasks/get':
-      case 'tasks/update':
-      case 'tasks/cancel':
-        return this.#taskMethod(method, params, envelope, owner);
-      default:
-        throw methodNotFound(method);
-    }
+    const list =
+      (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
+      ({ params }) =>
+        this.#page(method, key, items(), params);
+    const tasks =
+      (method: TaskMethod): Route =>
+      (request) =>
+        this.#taskMethod(method, request);
+    return new Map<string, Route>([
+      ['server/discover', () => this.#discover()],
+      ['tools/list', list('tools/list', 'tools', () => [...this.#tools.values()].map((tool) => tool.wire))],
+      [
+        'tools/call',
+        ({ params, envelope, context, owner }) =>
+          callTool(
+            { tools: this.#tools, signer: this.#signer, supervisor: this.#tasks.supervisor },
+            { params, envelope, context, owner },
+          ),
+      ],
+      ['prompts/list', list('prompts/list', 'prompts', () => [...this.#prompts.values()].map((p) => p.wire))],
+      ['prompts/get', (request) => getPrompt(features, feature(request))],
+      ['resources/list', list('resources/list', 'resources', () => [...this.#resources.values()].map(resourceWire))],
+      [
+        'resources/templates/list',
+        list('resources/templates/list', 'resourceTemplates', () => this.#templates.map((t) => t.wire)),
+      ],
+      [
+        'resources/read',
+        async (request) => {
+          const result = await readResource(features, feature(request));
+          return result.resultType === 'complete' ? { ...result, ...this.#cache('resources/read') } : result;
+        },
+      ],
+      ['completion/complete', ({ params }) => complete(features, params)],
+      [
+        'subscriptions/listen',
+        ({ id, params, envelope, context, owner }) =>
+          this.#hub.listen({
+            id,
+            params,
+            clientCapabilities: envelope.clientCapabilities,
+            owner,
+            notify: (notification) => context.notify(notification),
+            signal: context.signal,
+          }),
+      ],
+      ['tasks/get', tasks('tasks/get')],
+      ['tasks/update', tasks('tasks/update')],
+      ['tasks/cancel', tasks('tasks/cancel')],
+    ]);
   }
 
   /** `tasks/*`: the capability gate comes before any lookup (S19), then `taskId` is checked. */
-  async #taskMethod(method: string, params: JsonObject, envelope: RequestEnvelope, owner: string): Promise<JsonObject> {
+  async #taskMethod(method: TaskMethod, { params, envelope, owner }: RouteRequest): Promise<JsonObject> {
     if (!declaresTasks(envelope.clientCapabilities)) {
       throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);
     }
     const { taskId } = params;
     if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
-    if (method === 'tasks/get') return this.#tasks.get(owner, taskId, this.#serverMeta);
-    if (method === 'tasks/update') return this.#tasks.update(owner, taskId, params.inputResponses);
-    return this.#tasks.cancel(owner, taskId);
+    const { methods } = this.#tasks;
+    if (method === 'tasks/get') return methods.get(owner, taskId, this.#serverMeta);
+    if (method === 'tasks/update') return methods.update(owner, taskId, params.inputResponses);
+    return methods.cancel(owner, taskId);
   }
 }

@@ -4,17 +4,18 @@ import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, missingCapability } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
 import { InputRequired, readMrtrParams, readRequestState, toInputRequiredResult } from './mrtr.js';
+import { ReplayInputChannel } from './mrtrReplay.js';
 import type { RequestStateSigner } from './requestState.js';
-import type { TaskRuntime } from './taskRuntime.js';
-import { type ContextSource, createHandlerContext, createToolContext, type MrtrInfo } from './toolContext.js';
+import { createHandlerContext, createToolContext, type MrtrInfo, type RequestScope } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
 import { type RegisteredTool, readArguments } from './toolRegistry.js';
+import type { ToolSupervisor } from './toolSupervisor.js';
 
 /** What `tools/call` needs from the server. */
 export interface ToolCallDeps {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
   readonly signer: RequestStateSigner;
-  readonly tasks: TaskRuntime;
+  readonly supervisor: ToolSupervisor;
 }
 
 /** What `tools/call` answers: the tool's result, an MRTR round, or a task handle. */
@@ -59,7 +60,7 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     inputResponses: mrtrParams.inputResponses,
     requestState: await readRequestState(deps.signer, binding, mrtrParams),
   };
-  const source = (signal: AbortSignal, streaming: () => boolean): ContextSource => ({
+  const source = (signal: AbortSignal, streaming: () => boolean): RequestScope => ({
     principal: context.principal,
     envelope,
     signal,
@@ -80,16 +81,21 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   }
 
   if (tool.taskSupport !== 'forbidden' && declared) {
-    return deps.tasks.start({
+    return deps.supervisor.start({
       owner,
       tool,
       args: parsed.value,
+      requestMeta: taskRequestMeta(tool, parsed.value, envelope, context.principal),
       signal: context.signal,
-      makeContext: (task, signal, streaming) => createToolContext(source(signal, streaming), task),
+      makeContext: (channel, signal, streaming) => createToolContext(source(signal, streaming), channel),
     });
   }
 
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), undefined));
+  const replay = new ReplayInputChannel(mrtr);
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), replay));
+  // A question the client has not answered yet ends the run, however the handler ended it.
+  const pending = replay.pendingInput();
+  if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);
   switch (outcome.kind) {
     case 'result':
       return completeToolResult(outcome.result);
@@ -100,4 +106,25 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     case 'exception':
       return completeToolResult(toolErrorResult(exceptionMessage(outcome.error)));
   }
+}
+
+/**
+ * What a task stores about the call that created it: the tool's name, and for a `resumable` tool what another
+ * instance needs to run it again (arguments, the request's version, capabilities and principal).
+ */
+function taskRequestMeta(
+  tool: RegisteredTool,
+  args: unknown,
+  envelope: RequestEnvelope,
+  principal: string | undefined,
+): JsonObject {
+  const base = { method: 'tools/call', name: tool.definition.name };
+  if (tool.definition.resumable !== true) return base;
+  return {
+    ...base,
+    arguments: args,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: envelope.clientCapabilities,
+    ...(principal === undefined ? {} : { principal }),
+  };
 }

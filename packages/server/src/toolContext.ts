@@ -14,6 +14,7 @@ import { missingCapability } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
 import { type LogLevel, passesLogLevel } from './logLevels.js';
 import { InputRequired } from './mrtr.js';
+import { ReplayInputChannel } from './mrtrReplay.js';
 
 /** What every handler learns about the request it serves. */
 export interface RequestInfo {
@@ -61,28 +62,44 @@ export interface HandlerContext extends RequestInfo, MrtrInfo {
   log(level: LogLevel, data: unknown, logger?: string): void;
 }
 
-/** Context of a tool call. The task methods work only when the call runs as a task (`taskId` set). */
+/**
+ * How a tool call runs: `task` once its task exists; `grace` while a task-mode call is inside the
+ * immediate-result grace period (its task id is already reserved; the first question or status update creates the
+ * task); `sync` for a synchronous call.
+ */
+export type ToolMode = 'task' | 'grace' | 'sync';
+
+/** Context of a tool call. Asking for input works the same in every mode; `mode` tells which one runs. */
 export interface ToolContext extends HandlerContext {
-  /** The task this call runs as, or undefined for a synchronous call. */
+  readonly mode: ToolMode;
+  /**
+   * The call's task id: set for a task-mode call from the start, also during the grace period (the id is
+   * reserved before the task is created, and is the one it will have); undefined for a synchronous call.
+   */
   readonly taskId: string | undefined;
-  /** Sets the task's `statusMessage`; a no-op for a synchronous call. */
+  /** Sets the task's `statusMessage` (creating the task during the grace period); a no-op for a synchronous call. */
   setStatus(message: string): Promise<void>;
   /**
-   * Asks the client for input through the task (`input_required` + `tasks/update`) and resolves with its answer.
-   * Rejects with `-32021` when the creating request did not declare the capability (decision 4), and with an
-   * error for a synchronous call (use {@link HandlerContext.inputRequired} there).
+   * Asks the client for input and resolves with its answer, in any mode: in a task through `input_required` and
+   * `tasks/update` (during the grace period this creates the task first); in a synchronous call by MRTR: an
+   * unanswered question ends this run of the handler (the promise rejects; let it propagate), the call answers
+   * `input_required`, and the client's retry runs the handler again with the answers replayed in order.
+   * Rejects with `-32021` when the request did not declare the capability.
    */
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /** Asks the client's model (`sampling/createMessage`); works like {@link elicit}. */
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks for the client's roots (`roots/list`); works like {@link elicit}. */
   listRoots(): Promise<ListRootsResult>;
 }
 
-/** The runtime side of a task, as the tool context sees it. */
-export interface TaskBridge {
-  readonly taskId: string;
-  setStatus(message: string): Promise<void>;
+/** Where a tool's questions and status go: the call's task, or MRTR replay for a synchronous call. */
+export interface InputChannel {
+  readonly mode: ToolMode;
+  readonly taskId: string | undefined;
   /** Resolves with the answer, already validated against the result schema of `request.method`. */
-  requestInput(request: InputRequest): Promise<InputResponse>;
+  ask(request: InputRequest): Promise<InputResponse>;
+  setStatus(message: string): Promise<void>;
 }
 
 const KIND_PROBE: Record<InputKind, { readonly method: string }> = {
@@ -91,8 +108,8 @@ const KIND_PROBE: Record<InputKind, { readonly method: string }> = {
   roots: { method: 'roots/list' },
 };
 
-/** Everything needed to build a handler context. */
-export interface ContextSource {
+/** The request a handler context is built for. */
+export interface RequestScope {
   readonly principal: string | undefined;
   readonly envelope: RequestEnvelope;
   readonly signal: AbortSignal;
@@ -103,7 +120,7 @@ export interface ContextSource {
 }
 
 /** Builds the context passed to prompt and resource handlers. */
-export function createHandlerContext(source: ContextSource): HandlerContext {
+export function createHandlerContext(source: RequestScope): HandlerContext {
   const { envelope } = source;
   return {
     principal: source.principal,
@@ -141,28 +158,29 @@ export function createHandlerContext(source: ContextSource): HandlerContext {
   };
 }
 
-/** Builds the context passed to a tool handler; `task` is set when the call runs as a task. */
-export function createToolContext(source: ContextSource, task: TaskBridge | undefined): ToolContext {
+/** Builds the context passed to a tool handler; `channel` carries its questions (a task, or MRTR replay). */
+export function createToolContext(source: RequestScope, channel: InputChannel): ToolContext {
   const base = createHandlerContext(source);
   const caps = source.envelope.clientCapabilities;
   const ask = async (request: InputRequest): Promise<InputResponse> => {
-    if (task === undefined) {
-      throw new Error(`${request.method} needs the call to run as a task; use ctx.inputRequired() for MRTR`);
-    }
     const need = missingCapabilityFor(request, caps);
     if (need !== undefined) {
-      throw missingCapability(need, `The request that created this task did not declare ${Object.keys(need)[0]}`);
+      throw missingCapability(need, `The request did not declare ${Object.keys(need)[0]}`);
     }
-    return task.requestInput(request);
+    return channel.ask(request);
   };
   return {
     ...base,
-    // A getter: with an immediate-result grace period the task may be created after the handler started.
-    get taskId() {
-      return task?.taskId || undefined;
+    requestState: ReplayInputChannel.handlerState(base.requestState),
+    // Getters: the mode moves from grace to task when the task is created.
+    get mode() {
+      return channel.mode;
     },
-    setStatus: async (message) => task?.setStatus(message),
-    // The store validated each answer against its method's result schema (inputAnswers.ts), so the casts hold.
+    get taskId() {
+      return channel.taskId;
+    },
+    setStatus: (message) => channel.setStatus(message),
+    // Each answer was validated against its method's result schema (inputAnswers.ts), so the casts hold.
     elicit: async (params) => (await ask({ method: 'elicitation/create', params })) as ElicitResult,
     sample: async (params) => (await ask({ method: 'sampling/createMessage', params })) as CreateMessageResult,
     listRoots: async () => (await ask({ method: 'roots/list', params: {} })) as ListRootsResult,

@@ -47,6 +47,14 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   /** @default 'forbidden' */
   readonly taskSupport?: TaskSupport;
   /**
+   * When the instance running this tool as a task dies (its lease is not renewed), another instance sharing the
+   * store starts the handler again with the same arguments; each `ctx.elicit`/`sample`/`listRoots` it asks gets the
+   * answer the task already has for the question asked at the same position. Only for handlers that are safe to
+   * run twice and ask their questions in a fixed order. The arguments are stored with the task (frozen).
+   * Otherwise such a task fails with `-32603` naming the lost worker. @default false
+   */
+  readonly resumable?: boolean;
+  /**
    * The synchronous MRTR phase of a task-capable tool: runs before any task is created (S10) and may answer
    * `input_required`; the answers then reach the handler as `ctx.inputResponses`. Return undefined to proceed.
    */
@@ -55,7 +63,8 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
     ctx: HandlerContext,
   ) => InputRequired | undefined | Promise<InputRequired | undefined>;
   /**
-   * Does the work. May return `ctx.inputRequired(...)` only when running synchronously. Throwing a
+   * Does the work. May return `ctx.inputRequired(...)` only when running synchronously; `ctx.elicit` and friends
+   * work in every mode. Throwing a
    * `ProtocolError` answers (or fails the task with) that JSON-RPC error; any other exception becomes an
    * `isError: true` result (decision 11).
    */

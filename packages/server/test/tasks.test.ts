@@ -2,6 +2,7 @@ import { META, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '../src/index.js';
+import { TASK_LIMIT_ERROR_CODE } from '../src/index.js';
 import { fixtureServer, type Hooks } from './fixture.js';
 import { BASE_CAPS, deferred, EXT_CAPS, expectCreateTask, Loopback } from './harness.js';
 
@@ -130,6 +131,9 @@ describe('task creation', () => {
     expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
     const error = await client.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
     expect(error.message).toMatch(/Too many live tasks/);
+    // A client fault to back off from (HTTP 429 with Retry-After), never the internal error that invites retries.
+    expect(error).toMatchObject({ code: TASK_LIMIT_ERROR_CODE, data: { retryAfterSeconds: 1 } });
+    expect(error.code).not.toBe(-32603);
   });
 });
 

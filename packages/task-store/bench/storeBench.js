@@ -1,6 +1,6 @@
 // Benchmark of InMemoryTaskStore over the built package (run `pnpm build` first, then `pnpm bench`).
 // Not a test: it reports throughput and retained memory; the numbers are recorded in the README.
-import { InMemoryTaskStore } from '../dist/index.js';
+import { InMemoryTaskStore, TaskOperations } from '../dist/index.js';
 
 if (typeof globalThis.gc !== 'function') {
   console.error('Run with node --expose-gc (pnpm bench does).');
@@ -32,6 +32,8 @@ async function rate(ms, body) {
 
 async function throughput() {
   const store = new InMemoryTaskStore();
+  // The state machine runs in TaskOperations over the store core, as in the server.
+  const ops = new TaskOperations(store);
   const ids = [];
   for (let i = 0; i < 10_000; i++) ids.push((await store.create(OWNER, { ttlMs: 3_600_000 })).taskId);
   const gets = await rate(3_000, (i) => store.get(OWNER, ids[i % ids.length]));
@@ -40,7 +42,7 @@ async function throughput() {
   const patch = { pollIntervalMs: 1_000 };
   const swaps = await rate(3_000, async (i) => {
     const id = ids[i % ids.length];
-    const swap = await store.compareAndSwap(OWNER, id, versions.get(id), patch);
+    const swap = await ops.compareAndSwap(OWNER, id, versions.get(id), patch);
     if (!swap.ok) throw new Error('unexpected lost swap');
     versions.set(id, swap.record.version);
   });
@@ -49,7 +51,7 @@ async function throughput() {
   // A 1 s TTL keeps the store at steady state (about one second of tasks live), expiry sweeps included.
   const lifecycles = await rate(3_000, async () => {
     const task = await store.create(OWNER, { ttlMs: 1_000 });
-    await store.complete(OWNER, task.taskId, result);
+    await ops.complete(OWNER, task.taskId, result);
   });
 
   const request = {
@@ -59,12 +61,13 @@ async function throughput() {
   const answer = { action: 'accept' };
   const inputLifecycles = await rate(3_000, async () => {
     const task = await store.create(OWNER, { ttlMs: 1_000 });
-    const asked = await store.requestInput(OWNER, task.taskId, request);
-    const waiting = store.waitForInput(OWNER, task.taskId, asked.key);
-    await store.resolveInputs(OWNER, task.taskId, { [asked.key]: answer });
+    const asked = await ops.requestInput(OWNER, task.taskId, request);
+    const waiting = ops.waitForInput(OWNER, task.taskId, asked.key);
+    await ops.resolveInputs(OWNER, task.taskId, { [asked.key]: answer });
     await waiting;
-    await store.complete(OWNER, task.taskId, result);
+    await ops.complete(OWNER, task.taskId, result);
   });
+  await ops.close();
   await store.close();
   return { gets, swaps, lifecycles, inputLifecycles };
 }
@@ -75,9 +78,10 @@ async function heapPerTask(count, complete) {
   globalThis.gc();
   const before = process.memoryUsage().heapUsed;
   const store = new InMemoryTaskStore();
+  const ops = new TaskOperations(store);
   for (let i = 0; i < count; i++) {
     const task = await store.create(`owner-${i % 100}`, { ttlMs: 3_600_000, pollIntervalMs: 1_000 });
-    if (complete) await store.complete(task.owner, task.taskId, { content: [{ type: 'text', text: `result ${i}` }] });
+    if (complete) await ops.complete(task.owner, task.taskId, { content: [{ type: 'text', text: `result ${i}` }] });
   }
   globalThis.gc();
   globalThis.gc();

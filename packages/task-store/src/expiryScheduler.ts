@@ -86,16 +86,18 @@ export class ExpiryScheduler {
     this.#timerDeadline = this.#heap.peek();
     if (this.#timerDeadline === Number.POSITIVE_INFINITY) return;
     const delay = Math.min(Math.max(this.#timerDeadline - this.#timers.now(), 0), MAX_TIMER_DELAY);
-    this.#timer = this.#timers.setTimer(() => this.#sweep(), delay);
+    this.#timer = this.#timers.setTimer(() => this.#onTimer(), delay);
   }
 
-  #sweep(): void {
-    this.#timer = undefined;
+  /**
+   * Expires up to `limit` due tasks (deadline at or before `now`), then reschedules the timer. Stale entries are
+   * dropped or re-queued on the way; the work is reported to `onSweep`.
+   */
+  sweep(now: number, limit: number): void {
     if (this.#stopped) return;
-    const now = this.#timers.now();
     let examined = 0;
     let expired = 0;
-    while (this.#heap.size > 0) {
+    while (this.#heap.size > 0 && expired < limit) {
       examined++;
       if (this.#heap.peek() > now) break;
       const taskId = this.#heap.pop() as string;
@@ -111,5 +113,10 @@ export class ExpiryScheduler {
     }
     this.#onSweep({ examined, expired });
     if (!this.#stopped) this.#schedule();
+  }
+
+  #onTimer(): void {
+    this.#timer = undefined;
+    this.sweep(this.#timers.now(), Number.POSITIVE_INFINITY);
   }
 }

@@ -1,5 +1,9 @@
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
+export type { RandomFill } from './taskId.js';
+export { createTaskIdGenerator } from './taskId.js';
+export type { TaskOperationsOptions } from './taskOperations.js';
+export { TaskOperations } from './taskOperations.js';
 export type {
   CreateTaskOptions,
   InputRequest,
@@ -12,6 +16,7 @@ export type {
   SweepStats,
   TaskError,
   TaskEvent,
+  TaskLease,
   TaskListener,
   TaskOwner,
   TaskRecord,

@@ -1,6 +1,6 @@
 /**
- * The TaskStore contract: the single source of truth for task state, shared by the server runtime and any future
- * distributed store (Redis, a database). Every method is asynchronous so a remote store can implement it; the
+ * The TaskStore contract: the single source of truth for task state, shared by the server runtime and any
+ * distributed store (a database, Redis). Every method is asynchronous so a remote store can implement it; the
  * in-memory store answers synchronously underneath.
  *
  * Records are immutable: every change produces a new frozen record whose `version` is the previous one plus one and
@@ -33,6 +33,14 @@ export type TaskOwner = string;
 /** The terminal statuses; a record in one of them never changes again. */
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
 
+/** The worker that runs a task's tool, and until when (epoch ms) it has promised to be alive. */
+export interface TaskLease {
+  /** The id of the server instance (worker) running the tool. */
+  readonly worker: string;
+  /** Epoch milliseconds; past this the worker counts as lost unless it renewed the lease. */
+  readonly until: number;
+}
+
 /**
  * One immutable, versioned snapshot of a task, deep-frozen and shared (never copy it to protect it). The wire
  * `DetailedTask` is derived from it by the server. Optional fields may be present with the value `undefined`.
@@ -47,23 +55,38 @@ export interface TaskRecord {
   readonly statusMessage?: string;
   /** ISO 8601. */
   readonly createdAt: string;
-  /** ISO 8601; never goes backwards, and changes (or stays equal within one millisecond) with every version. */
+  /**
+   * ISO 8601; never goes backwards, and changes (or stays equal within one millisecond) with every change a client
+   * can see. A lease renewal is invisible to clients and leaves it as it is.
+   */
   readonly lastUpdatedAt: string;
   /** Lifetime from creation in ms; `null` = never expires. */
   readonly ttlMs: number | null;
   readonly pollIntervalMs?: number;
   /** Outstanding input requests by key. Non-empty exactly when status is `input_required`. */
   readonly inputRequests: { readonly [key: string]: InputRequest };
+  /**
+   * Accepted answers by key, kept with the record while the task is not terminal so that any process (the one
+   * running the tool, or one resuming it) can read them; cleared when the task ends.
+   */
+  readonly answers: { readonly [key: string]: InputResponse };
   /** Present exactly when status is `completed`. */
   readonly result?: JsonObject;
   /** Present exactly when status is `failed`. */
   readonly error?: TaskError;
-  /** Free-form metadata from the creating request (method, tool name, client capabilities…), deep-frozen. */
+  /** Free-form metadata from the creating request (method, tool name, arguments…), deep-frozen. */
   readonly requestMeta?: JsonObject;
+  /** Who runs the tool and until when; absent for tasks nobody runs, and cleared when the task ends. */
+  readonly lease?: TaskLease;
 }
 
 /** What `create` needs. */
 export interface CreateTaskOptions {
+  /**
+   * The id to create the task under, chosen by the caller (so a task can be named before it exists); drawn from
+   * the store's generator when absent. An id already in use rejects with `invalid_argument`.
+   */
+  readonly taskId?: string;
   /**
    * Lifetime from creation in ms (a non-negative integer), or `null` for no expiry. Exceeding the store's
    * `maxTtlMs` (and `null` when a maximum is set) rejects with `TaskStoreError` code `ttl_limit`.
@@ -74,12 +97,14 @@ export interface CreateTaskOptions {
   readonly statusMessage?: string;
   /** Metadata from the creating request; deep-frozen in place and stored by reference. */
   readonly requestMeta?: JsonObject;
+  /** The lease of the worker that will run the task's tool, written atomically with the task. */
+  readonly lease?: TaskLease;
 }
 
 /**
- * The fields `compareAndSwap` may change. Status, input requests, result and error change only through the
- * helpers, which keep the invariants (key uniqueness, terminal finality, payload presence). A key present with the
- * value `undefined` clears an optional field.
+ * The fields `TaskOperations.compareAndSwap` may change. Status, input requests, result and error change only
+ * through the named transitions, which keep the invariants (key uniqueness, terminal finality, payload presence).
+ * A key present with the value `undefined` clears an optional field.
  */
 export interface TaskRecordPatch {
   readonly statusMessage?: string | undefined;
@@ -113,16 +138,19 @@ export type TerminalResult =
   | { readonly found: true; readonly won: boolean; readonly record: TaskRecord }
   | { readonly found: false };
 
-/** A change to one task, delivered after the new record is visible to `get`, in version order per task. */
+/**
+ * A change to one task. A change feed delivers, per task, in version order and after the change is visible to
+ * `get`; a networked store may deliver late, so readers compare versions and re-read when unsure.
+ */
 export type TaskEvent =
-  | { readonly type: 'updated'; readonly record: TaskRecord; readonly previous: TaskRecord }
+  | { readonly type: 'updated'; readonly record: TaskRecord }
   /** The task's TTL elapsed and it was removed (`get` now says not found); a running tool should be aborted. */
   | { readonly type: 'expired'; readonly record: TaskRecord };
 
-/** Listener for `subscribe`. Exceptions it throws are isolated from the writer and other listeners. */
+/** Listener of a change feed. Exceptions it throws are isolated from the writer and other listeners. */
 export type TaskListener = (event: TaskEvent) => void;
 
-/** Stops a subscription. Idempotent; afterwards the store holds no reference to the listener. */
+/** Stops a subscription. Idempotent; afterwards nobody holds a reference to the listener. */
 export type Unsubscribe = () => void;
 
 /** Work done by one expiry sweep; stores report it so tests can assert cost without timing. */
@@ -145,73 +173,52 @@ export interface TaskStoreLimits {
   readonly onSweep?: (stats: SweepStats) => void;
 }
 
-/** The task store seam. See the module comment for the record, ownership and consistency rules. */
+/**
+ * The task store core: the few operations a backend implements, each one round trip on a database. The state
+ * machine, waits and per-task subscriptions are built on it by `TaskOperations` with the pure functions of
+ * `transitions`, so every store behaves alike.
+ */
 export interface TaskStore {
   /**
-   * Creates a `working` task owned by `owner`; resolves only once `get` would find it (durably created, S9).
+   * Creates a `working` task owned by `owner`; resolves only once `get` would find it (durably created).
    * Rejects with `TaskStoreError` (`task_limit`, `ttl_limit`, `invalid_argument`, `closed`).
    */
   create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord>;
-  /** The current record, or undefined for an unknown, expired or another owner's task (indistinguishable, S12). */
+  /** The current record, or undefined for an unknown, expired or another owner's task (indistinguishable). */
   get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined>;
   /**
-   * Writes `patch` if the record's version is still `expectedVersion` and it is not terminal. `patch` may be a
-   * function of the current record. The store sets `version` and `lastUpdatedAt` and freezes.
+   * Replaces the record by `next` if it is still at `expectedVersion` and not terminal: the one conditional write
+   * every transition goes through. `next` must be the same task and owner at `expectedVersion + 1` (a function of
+   * `transitions` builds it), otherwise this rejects with `invalid_argument`; a changed `ttlMs` is checked against
+   * `maxTtlMs` (`ttl_limit`). A lost race is `{ ok: false, current }`, never an exception.
    */
-  compareAndSwap(
-    owner: TaskOwner,
-    taskId: string,
-    expectedVersion: number,
-    patch: TaskRecordPatch | ((current: TaskRecord) => TaskRecordPatch),
-  ): Promise<SwapResult>;
-  /** Sets `statusMessage` on a non-terminal task, whatever its version (last writer wins). */
-  setStatusMessage(owner: TaskOwner, taskId: string, statusMessage: string): Promise<SwapResult>;
+  swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult>;
   /**
-   * Issues a fresh key (unique for the task's lifetime, never reused, S20), adds `request` under it and moves the
-   * task to `input_required`. The request is deep-frozen in place.
+   * Optional: the read-transition-write of `swap` in one call, for a store that can run it atomically on its side
+   * (the in-memory store does it synchronously, a database in one transaction). Applies `step` to the current
+   * record and writes its result under the same rules as `swap`; `step` returning undefined or the current record
+   * itself writes nothing. `TaskOperations` uses it when present, else `get` then `swap`.
    */
-  requestInput(owner: TaskOwner, taskId: string, request: InputRequest): Promise<RequestInputResult>;
+  update?(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult>;
   /**
-   * Delivers answers for currently outstanding keys only; keys never issued, already answered or withdrawn are
-   * ignored (S26). A partial set leaves the rest outstanding (S27); with none left the task returns to `working`.
-   * Accepted answers are deep-frozen in place and handed to `waitForInput`. A terminal task accepts nothing.
+   * Removes up to `limit` tasks whose deadline (`createdAt + ttlMs`) is at or before `now` (epoch ms), emits
+   * `expired` for each and resolves with them. The cost grows with the tasks removed, not the tasks stored. A store
+   * may also expire tasks on its own schedule; calling this is always safe.
    */
-  resolveInputs(owner: TaskOwner, taskId: string, responses: InputResponses): Promise<ResolveInputsResult>;
+  expireDue(now: number, limit: number): Promise<readonly TaskRecord[]>;
   /**
-   * Withdraws an outstanding key (the asking code gave up, e.g. its signal aborted); later answers to it are
-   * ignored. With none left the task returns to `working`. `ok: false` when the key is not outstanding.
+   * Up to `limit` non-terminal tasks whose lease ran out at or before `now` (their worker stopped renewing it).
+   * A task is returned again by later calls until a write resolves it (fails it, or gives it a new lease).
    */
-  withdrawInput(owner: TaskOwner, taskId: string, key: string): Promise<SwapResult>;
+  lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]>;
   /**
-   * Ends the task `completed` with `result` (deep-frozen in place, stored by reference) and clears outstanding
-   * input requests. First terminal writer wins; later calls get `won: false` and the record that stands.
+   * The change feed of this process: every `updated` and `expired` event of every task, whoever wrote it;
+   * resolves once events will be delivered. Meant to be called once per process: `TaskOperations` fans it out.
    */
-  complete(owner: TaskOwner, taskId: string, result: JsonObject, statusMessage?: string): Promise<TerminalResult>;
-  /** Ends the task `failed` with the JSON-RPC `error` (deep-frozen in place). First terminal writer wins. */
-  fail(owner: TaskOwner, taskId: string, error: TaskError, statusMessage?: string): Promise<TerminalResult>;
-  /** Ends the task `cancelled`; `reason` becomes the `statusMessage`. First terminal writer wins. */
-  cancel(owner: TaskOwner, taskId: string, reason?: string): Promise<TerminalResult>;
+  watch(listener: TaskListener): Promise<Unsubscribe>;
   /**
-   * Subscribes to changes of one of `owner`'s tasks; resolves once events will be delivered. Events arrive in
-   * version order after the change is visible to `get`; read the current record after subscribing and skip events
-   * whose version is not newer. After `expired` no more events come for the task.
-   */
-  subscribe(owner: TaskOwner, taskId: string, listener: TaskListener): Promise<Unsubscribe>;
-  /**
-   * Resolves with the answer to input key `key`, whether it arrived before or after this call (each answer is
-   * handed out once). Rejects with `TaskStoreError` `task_ended` when the task is terminal, `task_not_found` when it
-   * is unknown or expired, `unknown_input_key` when the key is not outstanding, `closed` on close, or with
-   * `signal.reason` when `signal` aborts. Aborting does not withdraw the key (see `withdrawInput`).
-   */
-  waitForInput(owner: TaskOwner, taskId: string, key: string, signal?: AbortSignal): Promise<InputResponse>;
-  /**
-   * Resolves when the task ends: with the terminal record (check `status === 'cancelled'`), or undefined when it
-   * expired or is not found. Rejects with `signal.reason` when `signal` aborts, or `closed` on close.
-   */
-  waitForEnd(owner: TaskOwner, taskId: string, signal?: AbortSignal): Promise<TaskRecord | undefined>;
-  /**
-   * Stops timers, drops listeners and rejects pending waits with `closed`; later calls reject with `closed`.
-   * Idempotent. The process may exit with the store idle (timers are unref'd where the platform allows).
+   * Stops timers and drops listeners; later calls reject with `closed`. Idempotent. The process may exit with the
+   * store idle (timers are unref'd where the platform allows).
    */
   close(): Promise<void>;
 }

@@ -28,3 +28,17 @@ describe('TaskStoreError', () => {
     expect(isTaskStoreError(new Error('plain'))).toBe(false);
   });
 });
+
+describe('deepFreeze on hostile input', () => {
+  it('freezes a 100,000-deep object without recursion', () => {
+    let value: Record<string, unknown> = {};
+    const root = value;
+    for (let i = 0; i < 100_000; i++) {
+      const child = {};
+      value.inner = child;
+      value = child;
+    }
+    expect(() => deepFreeze(root)).not.toThrow();
+    expect(Object.isFrozen(value)).toBe(true);
+  });
+});

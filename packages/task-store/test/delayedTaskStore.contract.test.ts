@@ -1,6 +1,7 @@
 import { InMemoryTaskStore } from '../src/index.js';
-import { describeTaskStoreContract } from '../src/testing/index.js';
-import { delayedTaskStore } from './delayedTaskStore.js';
+import { describeTaskStoreContract, withLatency } from '../src/testing/index.js';
 
-// The suite must hold for stores whose calls and events arrive late, as a remote store's would.
-describeTaskStoreContract('delayed InMemoryTaskStore', (limits) => delayedTaskStore(new InMemoryTaskStore(limits)));
+// The suite must hold for a store whose calls and events arrive milliseconds late, as a remote store's would.
+describeTaskStoreContract('InMemoryTaskStore with 2 ms latency', (limits) =>
+  withLatency(new InMemoryTaskStore(limits), 2),
+);

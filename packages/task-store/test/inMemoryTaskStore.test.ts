@@ -1,5 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InMemoryTaskStore, type InMemoryTaskStoreOptions, type InputRequest } from '../src/index.js';
+import { InMemoryTaskStore, type InMemoryTaskStoreOptions, type InputRequest, TaskOperations } from '../src/index.js';
+
+/** The in-memory store with the task operations on top; `stats()` reports both. */
+class TestStore extends TaskOperations {
+  readonly memory: InMemoryTaskStore;
+  constructor(options: InMemoryTaskStoreOptions) {
+    const memory = new InMemoryTaskStore(options);
+    super(memory, {
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
+    });
+    this.memory = memory;
+  }
+  override stats() {
+    return { ...this.memory.stats(), ...super.stats() };
+  }
+  override async close(): Promise<void> {
+    await super.close();
+    await this.memory.close();
+  }
+}
 
 /** A manual clock and timer queue, so expiry runs without fake globals. */
 function manualTimers(start = Date.UTC(2026, 6, 28)) {
@@ -35,9 +55,9 @@ function manualTimers(start = Date.UTC(2026, 6, 28)) {
   };
 }
 
-const stores: InMemoryTaskStore[] = [];
-function makeStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
-  const store = new InMemoryTaskStore(options);
+const stores: TestStore[] = [];
+function makeStore(options: InMemoryTaskStoreOptions = {}): TestStore {
+  const store = new TestStore(options);
   stores.push(store);
   return store;
 }
@@ -88,7 +108,14 @@ describe('InMemoryTaskStore', () => {
     const store = makeStore({
       randomFill: (buffer) => {
         calls++;
-        buffer.fill(calls === 1 ? 0 : 63);
+        // First batch: id k starts with the two characters of k in base 64 (so 512 ids differ), then zeros.
+        if (calls === 1) {
+          buffer.fill(0);
+          for (let k = 0; k < 512; k++) {
+            buffer[22 * k] = k & 63;
+            buffer[22 * k + 1] = k >> 6;
+          }
+        } else buffer.fill(63);
       },
     });
     const first = await store.create('alice', { ttlMs: null });
@@ -176,18 +203,18 @@ describe('InMemoryTaskStore', () => {
     const answered = store.waitForInput('alice', task.taskId, a.key);
     const controller = new AbortController();
     const aborted = store.waitForInput('alice', task.taskId, b.key, controller.signal);
-    expect(store.stats()).toMatchObject({ listenedTasks: 1, pendingWaits: 2 });
+    await vi.waitFor(() => expect(store.stats()).toMatchObject({ listenedTasks: 1, pendingWaits: 2 }));
     await store.resolveInputs('alice', task.taskId, { [a.key]: { action: 'accept', content: { name: 'x' } } });
     await answered;
     controller.abort(new Error('stop'));
     await expect(aborted).rejects.toThrow('stop');
-    expect(store.stats()).toMatchObject({ listenedTasks: 0, pendingWaits: 0, undeliveredAnswers: 0 });
+    expect(store.stats()).toMatchObject({ listenedTasks: 0, pendingWaits: 0 });
 
-    // An answer nobody waits for is released when the task ends.
+    // Answers live in the record until the task ends, then they are dropped with it.
     await store.resolveInputs('alice', task.taskId, { [b.key]: { action: 'decline' } });
-    expect(store.stats().undeliveredAnswers).toBe(1);
-    await store.complete('alice', task.taskId, { content: [] });
-    expect(store.stats().undeliveredAnswers).toBe(0);
+    expect(Object.keys((await store.get('alice', task.taskId))?.answers ?? {})).toEqual([a.key, b.key]);
+    const done = await store.complete('alice', task.taskId, { content: [] });
+    expect(done.found && done.record.answers).toEqual({});
 
     const ending = store.waitForEnd('alice', (await store.create('bob', { ttlMs: 500 })).taskId);
     timers.advance(1_000);
@@ -195,10 +222,11 @@ describe('InMemoryTaskStore', () => {
     expect(store.stats()).toEqual({
       tasks: 0,
       owners: 0,
+      watchers: 1,
       listenedTasks: 0,
       pendingWaits: 0,
-      undeliveredAnswers: 0,
       deadlineEntries: 0,
+      leaseEntries: 0,
       timerActive: false,
     });
   });

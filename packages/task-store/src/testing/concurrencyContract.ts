@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskStore, TerminalResult } from '../taskStore.js';
+import type { TerminalResult } from '../taskStore.js';
 import { ACCEPT, ELICIT, expectWellFormed, type OpenStore, RESULT } from './contractContext.js';
 
 const TASKS = 1_000;
@@ -51,7 +51,7 @@ export function concurrencyContract(open: OpenStore): void {
     });
 
     it('lets exactly one of many concurrent compare-and-swaps at one version win', async () => {
-      const store: TaskStore = await open();
+      const store = await open();
       const task = await store.create('alice', { ttlMs: null });
       const swaps = await Promise.all(
         Array.from({ length: 50 }, (_, i) => store.compareAndSwap('alice', task.taskId, 1, { statusMessage: `w${i}` })),

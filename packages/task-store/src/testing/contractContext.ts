@@ -1,4 +1,5 @@
 import { expect, onTestFinished } from 'vitest';
+import { TaskOperations } from '../taskOperations.js';
 import type {
   InputRequest,
   InputResponse,
@@ -16,13 +17,21 @@ import { isTaskStoreError, type TaskStoreErrorCode } from '../taskStoreError.js'
  */
 export type TaskStoreFactory = (limits: TaskStoreLimits) => TaskStore | Promise<TaskStore>;
 
+/** The store under test with the task operations on top; `close` closes both. */
+export class ContractStore extends TaskOperations {
+  override async close(): Promise<void> {
+    await super.close();
+    await this.store.close();
+  }
+}
+
 /** Opens a store for the current test and closes it when the test finishes. */
-export type OpenStore = (limits?: TaskStoreLimits) => Promise<TaskStore>;
+export type OpenStore = (limits?: TaskStoreLimits) => Promise<ContractStore>;
 
 /** Wraps `factory` so every store a test opens is closed in its teardown. */
 export function storeOpener(factory: TaskStoreFactory): OpenStore {
   return async (limits = {}) => {
-    const store = await factory(limits);
+    const store = new ContractStore(await factory(limits));
     onTestFinished(() => store.close());
     return store;
   };

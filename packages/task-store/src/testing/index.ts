@@ -1,28 +1,28 @@
 import { describe } from 'vitest';
 import { concurrencyContract } from './concurrencyContract.js';
 import { storeOpener, type TaskStoreFactory } from './contractContext.js';
-import { expiryContract } from './expiryContract.js';
+import { coreContract } from './coreContract.js';
 import { inputContract } from './inputContract.js';
 import { lifecycleContract } from './lifecycleContract.js';
 import { ownershipContract } from './ownershipContract.js';
-import { propertyContract } from './propertyContract.js';
 
-export type { TaskStoreFactory } from './contractContext.js';
+export type { OpenStore, TaskStoreFactory } from './contractContext.js';
+export { ContractStore, storeOpener } from './contractContext.js';
+export { withLatency } from './latencyStore.js';
 
 /**
- * Registers the TaskStore contract suite (vitest `describe`/`it`, fast-check properties) for the store `factory`
- * builds. Every store must pass it unchanged. The factory is called once per test (and per property run) and must
- * return an empty store honouring the given limits and `onSweep`, reading `Date.now`/`setTimeout` at call time so
- * `vi.useFakeTimers()` controls its clock and expiry timer. Each store is closed by the suite.
+ * Registers the TaskStore contract suite (vitest `describe`/`it`) for the store `factory` builds: the store core
+ * (swap, expireDue, lapsedLeases, watch) and the task operations on top of it, with real time. Every store must
+ * pass it unchanged, also through `withLatency`. The factory is called once per test and must return an empty
+ * store honouring the given limits; each store is closed by the suite.
  */
 export function describeTaskStoreContract(name: string, factory: TaskStoreFactory): void {
   const open = storeOpener(factory);
   describe(`${name} (TaskStore contract)`, () => {
+    coreContract(open);
     lifecycleContract(open);
     inputContract(open);
     ownershipContract(open);
     concurrencyContract(open);
-    expiryContract(open);
-    propertyContract(open);
   });
 }

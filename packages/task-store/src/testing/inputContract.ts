@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { InputRequest, TaskStore } from '../taskStore.js';
-import { ACCEPT, ELICIT, expectStoreError, expectWellFormed, type OpenStore } from './contractContext.js';
+import type { InputRequest } from '../taskStore.js';
+import {
+  ACCEPT,
+  type ContractStore,
+  ELICIT,
+  expectStoreError,
+  expectWellFormed,
+  type OpenStore,
+  RESULT,
+} from './contractContext.js';
 
 const ROOTS: InputRequest = { method: 'roots/list' };
 
-async function ask(store: TaskStore, taskId: string, request: InputRequest = ELICIT): Promise<string> {
+async function ask(store: ContractStore, taskId: string, request: InputRequest = ELICIT): Promise<string> {
   const asked = await store.requestInput('alice', taskId, request);
   if (!asked.ok) throw new Error('requestInput was refused');
   return asked.key;
@@ -101,14 +109,17 @@ export function inputContract(open: OpenStore): void {
       expect(await store.waitForInput('alice', task.taskId, earlier)).toEqual({ action: 'decline' });
     });
 
-    it('hands each answer out once; afterwards the key is unknown', async () => {
+    it('keeps each answer in the record, readable by any reader until the task ends', async () => {
       const store = await open();
       const task = await store.create('alice', { ttlMs: null });
       const key = await ask(store, task.taskId);
       await store.resolveInputs('alice', task.taskId, { [key]: ACCEPT });
-      await store.waitForInput('alice', task.taskId, key);
-      await expectStoreError(store.waitForInput('alice', task.taskId, key), 'unknown_input_key');
+      expect(await store.waitForInput('alice', task.taskId, key)).toEqual(ACCEPT);
+      expect(await store.waitForInput('alice', task.taskId, key)).toEqual(ACCEPT);
+      expect((await store.get('alice', task.taskId))?.answers).toEqual({ [key]: ACCEPT });
       await expectStoreError(store.waitForInput('alice', task.taskId, 'never-issued'), 'unknown_input_key');
+      const done = await store.complete('alice', task.taskId, RESULT);
+      expect(done.found && done.record.answers).toEqual({});
     });
 
     it('rejects with task_ended when the task is cancelled, and at once on a terminal task', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SweepStats, TaskEvent, TaskStore } from '../taskStore.js';
-import { ELICIT, expectStoreError, type OpenStore } from './contractContext.js';
+import type { SweepStats, TaskEvent } from '../src/taskStore.js';
+import { ELICIT, expectStoreError, type OpenStore } from '../src/testing/contractContext.js';
 
 const MINUTE = 60_000;
 
@@ -123,7 +123,7 @@ export function expiryContract(open: OpenStore): void {
     });
 
     it('runs one timer at most, and none once idle or closed', async () => {
-      const store: TaskStore = await open();
+      const store = await open();
       await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.create('alice', { ttlMs: 1_000 + i })));
       expect(vi.getTimerCount()).toBeLessThanOrEqual(1);
       await vi.advanceTimersByTimeAsync(2_000);

@@ -1,0 +1,30 @@
+/** Why the runtime aborted a tool's signal. */
+export type TaskAbortKind =
+  /** `tasks/cancel` (here or on another instance sharing the store). */
+  | 'cancelled'
+  /** The task's TTL elapsed and the store removed it. */
+  | 'expired'
+  /** `McpServer.close()`. */
+  | 'shutdown'
+  /** This instance could not renew the task's lease (the store was unreachable, or another instance took over). */
+  | 'lease_lost';
+
+/**
+ * The reason a tool's `ctx.signal` carries when the runtime aborts it: an `Error` (so `signal.throwIfAborted()`
+ * throws something useful) with a `kind` to match on instead of the message. A caller that gave up on a request
+ * aborts with the transport's own reason instead.
+ */
+export class TaskAbortError extends Error {
+  override readonly name = 'TaskAbortError';
+  readonly kind: TaskAbortKind;
+
+  constructor(kind: TaskAbortKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** True when `reason` is a {@link TaskAbortError}, optionally of the given kind. */
+export function isTaskAbort(reason: unknown, kind?: TaskAbortKind): reason is TaskAbortError {
+  return reason instanceof TaskAbortError && (kind === undefined || reason.kind === kind);
+}

@@ -1,0 +1,62 @@
+import { type GetTaskResult, getTaskResult, type ProtocolError } from '@mcp-tasks/protocol';
+import type { TaskOperations } from '@mcp-tasks/task-store';
+import { invalidParams } from './errors.js';
+import { checkInputAnswers } from './inputAnswers.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { TaskAbortError } from './taskAbort.js';
+
+const ACK: JsonObject = Object.freeze({ resultType: 'complete' });
+
+function notFound(taskId: string): ProtocolError {
+  return invalidParams(`Invalid params: task not found or expired: ${taskId}`);
+}
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel`, answered from the store, so any instance sharing it can serve
+ * them. The capability gate comes before (the caller's job); a task of another owner is `-32602` like an unknown id.
+ */
+export class TaskMethods {
+  readonly #ops: TaskOperations;
+  /** Aborts the tool of a task if this instance runs it (others learn of the cancel from the change feed). */
+  readonly #abortLocal: (taskId: string, reason: TaskAbortError) => void;
+
+  constructor(ops: TaskOperations, abortLocal: (taskId: string, reason: TaskAbortError) => void) {
+    this.#ops = ops;
+    this.#abortLocal = abortLocal;
+  }
+
+  /** `tasks/get`: the `DetailedTask` for the current status, with `meta` as the result's `_meta`. */
+  async get(owner: string, taskId: string, meta?: JsonObject): Promise<GetTaskResult> {
+    const record = await this.#ops.get(owner, taskId);
+    if (record === undefined) throw notFound(taskId);
+    return getTaskResult(record, meta);
+  }
+
+  /**
+   * `tasks/update`: delivers answers for outstanding keys in one write (all or nothing); other keys are ignored
+   * whatever their value, a subset is fine. An answer for an outstanding key that does not match its request's
+   * result schema is `-32602` naming the key, and then nothing of the update is delivered. Otherwise the empty ack,
+   * also for a task that is already terminal.
+   */
+  async update(owner: string, taskId: string, inputResponses: unknown): Promise<JsonObject> {
+    if (!isJsonObject(inputResponses)) throw invalidParams('Invalid params: inputResponses must be an object');
+    const record = await this.#ops.get(owner, taskId);
+    if (record === undefined) throw notFound(taskId);
+    const asked: Record<string, string> = {};
+    for (const [key, request] of Object.entries(record.inputRequests)) asked[key] = request.method;
+    const answers = checkInputAnswers(inputResponses, asked);
+    if (Object.keys(answers).length > 0) {
+      const resolved = await this.#ops.resolveInputs(owner, taskId, answers);
+      if (!resolved.found) throw notFound(taskId);
+    }
+    return ACK;
+  }
+
+  /** `tasks/cancel`: moves a live task to `cancelled` and aborts its tool; a terminal task stays. Empty ack. */
+  async cancel(owner: string, taskId: string): Promise<JsonObject> {
+    const outcome = await this.#ops.cancel(owner, taskId, 'Cancelled by the client');
+    if (!outcome.found) throw notFound(taskId);
+    this.#abortLocal(taskId, new TaskAbortError('cancelled', 'Task cancelled'));
+    return ACK;
+  }
+}

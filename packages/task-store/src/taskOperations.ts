@@ -1,0 +1,324 @@
+import { createIsoFormatter } from './isoClock.js';
+import { TaskEventRouter } from './taskEventRouter.js';
+import {
+  type CreateTaskOptions,
+  type InputRequest,
+  type InputResponse,
+  type InputResponses,
+  isTerminalStatus,
+  type JsonObject,
+  type RequestInputResult,
+  type ResolveInputsResult,
+  type SwapResult,
+  type TaskError,
+  type TaskListener,
+  type TaskOwner,
+  type TaskRecord,
+  type TaskRecordPatch,
+  type TaskStore,
+  type TerminalResult,
+  type Unsubscribe,
+} from './taskStore.js';
+import { TaskStoreError } from './taskStoreError.js';
+import * as transitions from './transitions.js';
+
+/** Options of {@link TaskOperations}. */
+export interface TaskOperationsOptions {
+  /** Epoch milliseconds, stamped on every write. @default Date.now */
+  readonly now?: () => number;
+  /** Receives exceptions thrown by listeners. @default console.error */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+/** What a wait decides on each record it sees: a value, an error, or keep waiting (undefined). */
+type Decision<T> = { readonly value: T } | { readonly error: Error } | undefined;
+
+const notFound = (taskId: string) =>
+  new TaskStoreError('task_not_found', `Task ${taskId} was not found (unknown, expired or not yours)`);
+const ended = (record: TaskRecord) =>
+  new TaskStoreError('task_ended', `Task ${record.taskId} is ${record.status}; no more input will arrive`);
+const unknownKey = (taskId: string, key: string) =>
+  new TaskStoreError('unknown_input_key', `Input key ${key} is neither outstanding nor answered on task ${taskId}`);
+
+const NOT_FOUND: TerminalResult = Object.freeze({ found: false });
+
+/** A terminal transition's write as a {@link TerminalResult}: `won` when this call decided it. */
+function toTerminalResult(outcome: SwapResult): TerminalResult {
+  if (outcome.ok) return { found: true, won: true, record: outcome.record };
+  return outcome.current === undefined ? NOT_FOUND : { found: true, won: false, record: outcome.current };
+}
+
+/**
+ * The task state machine applied to a {@link TaskStore}: every named operation reads the record, computes the next
+ * one with a pure function of `transitions` and writes it with `swap`, re-reading and retrying when another writer
+ * got there first. So the rules (key uniqueness, first terminal writer wins, answers only for outstanding keys)
+ * hold the same on every store, across processes. Waits and per-task listeners run on one `watch` of the store.
+ */
+export class TaskOperations {
+  readonly store: TaskStore;
+  readonly #now: () => number;
+  readonly #iso = createIsoFormatter();
+  readonly #router: TaskEventRouter;
+  readonly #pendingWaits = new Set<(error: Error) => void>();
+  #closed = false;
+
+  constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
+    this.store = store;
+    this.#now = options.now ?? Date.now;
+    this.#router = new TaskEventRouter(
+      store,
+      options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error)),
+    );
+  }
+
+  /** Creates a task (see `TaskStore.create`). */
+  create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
+    return this.store.create(owner, options);
+  }
+
+  /** The current record, or undefined for an unknown, expired or another owner's task. */
+  get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
+    return this.store.get(owner, taskId);
+  }
+
+  /**
+   * Writes `patch` if the record's version is still `expectedVersion` and it is not terminal. `patch` may be a
+   * function of the current record. A stale version is `{ ok: false, current }`.
+   */
+  compareAndSwap(
+    owner: TaskOwner,
+    taskId: string,
+    expectedVersion: number,
+    patch: TaskRecordPatch | ((current: TaskRecord) => TaskRecordPatch),
+  ): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => {
+      if (current.version !== expectedVersion || isTerminalStatus(current.status)) return undefined;
+      return transitions.patchTask(current, typeof patch === 'function' ? patch(current) : patch, this.#stamp());
+    });
+  }
+
+  /** Sets `statusMessage` on a live task, whatever its version (last writer wins). */
+  setStatusMessage(owner: TaskOwner, taskId: string, statusMessage: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.setStatusMessage(current, statusMessage, this.#stamp()));
+  }
+
+  /** Issues a fresh key (unique for the task's lifetime), adds `request` under it, moves to `input_required`. */
+  async requestInput(owner: TaskOwner, taskId: string, request: InputRequest): Promise<RequestInputResult> {
+    let key = '';
+    const outcome = await this.#apply(owner, taskId, (current) => {
+      const asked = transitions.requestInput(current, request, this.#stamp());
+      if (asked !== undefined) key = asked.key;
+      return asked?.record;
+    });
+    return outcome.ok ? { ok: true, key, record: outcome.record } : outcome;
+  }
+
+  /**
+   * Delivers answers for currently outstanding keys only (others are ignored), all in one write or none. A partial
+   * set leaves the rest outstanding; with none left the task returns to `working`. A terminal task accepts nothing.
+   */
+  async resolveInputs(owner: TaskOwner, taskId: string, responses: InputResponses): Promise<ResolveInputsResult> {
+    let accepted: readonly string[] = [];
+    const outcome = await this.#apply(owner, taskId, (current) => {
+      const resolved = transitions.resolveInputs(current, responses, this.#stamp());
+      accepted = resolved.accepted;
+      return resolved.record;
+    });
+    if (!outcome.ok && outcome.current === undefined) return { found: false };
+    return { found: true, accepted, record: outcome.ok ? outcome.record : (outcome.current as TaskRecord) };
+  }
+
+  /** Withdraws an outstanding key; later answers to it are ignored. `ok: false` when it is not outstanding. */
+  withdrawInput(owner: TaskOwner, taskId: string, key: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.withdrawInput(current, key, this.#stamp()));
+  }
+
+  /** Ends the task `completed`. First terminal writer wins; later calls get `won: false` and the record that stands. */
+  complete(owner: TaskOwner, taskId: string, result: JsonObject, statusMessage?: string): Promise<TerminalResult> {
+    return this.#finish(owner, taskId, (current) =>
+      transitions.complete(current, result, this.#stamp(), statusMessage),
+    );
+  }
+
+  /** Ends the task `failed` with a JSON-RPC error. First terminal writer wins. */
+  fail(owner: TaskOwner, taskId: string, error: TaskError, statusMessage?: string): Promise<TerminalResult> {
+    return this.#finish(owner, taskId, (current) => transitions.fail(current, error, this.#stamp(), statusMessage));
+  }
+
+  /** Ends the task `cancelled`; `reason` becomes the `statusMessage`. First terminal writer wins. */
+  cancel(owner: TaskOwner, taskId: string, reason?: string): Promise<TerminalResult> {
+    return this.#finish(owner, taskId, (current) => transitions.cancel(current, this.#stamp(), reason));
+  }
+
+  /** Extends `worker`'s lease to `until`; `ok: false` when the task ended or another worker holds the lease. */
+  renewLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.renewLease(current, worker, until));
+  }
+
+  /** Takes a lapsed (or absent) lease for `worker`; `ok: false` when the task ended or the lease is still held. */
+  takeOverLease(owner: TaskOwner, taskId: string, worker: string, until: number): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.takeOverLease(current, worker, until, this.#now()));
+  }
+
+  /** Lets go of `worker`'s lease at once, so another instance's lease sweep resolves the task. */
+  releaseLease(owner: TaskOwner, taskId: string, worker: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
+  }
+
+  /** Resolves once the store's change feed is watched (the first call starts it). */
+  ready(): Promise<void> {
+    this.#assertOpen();
+    return this.#router.start();
+  }
+
+  /**
+   * Calls `listener` with every later event of `owner`'s task, after {@link ready} resolved. Synchronous and local
+   * (no store call), so it can be set up before the task exists. Events of another owner's task never arrive.
+   */
+  listen(owner: TaskOwner, taskId: string, listener: TaskListener): Unsubscribe {
+    return this.#router.listen(owner, taskId, listener);
+  }
+
+  /**
+   * Subscribes to changes of one of `owner`'s tasks; resolves once events will be delivered. Read the current
+   * record after subscribing and skip events whose version is not newer. After `expired` no more events come.
+   */
+  async subscribe(owner: TaskOwner, taskId: string, listener: TaskListener): Promise<Unsubscribe> {
+    await this.ready();
+    return this.listen(owner, taskId, listener);
+  }
+
+  /**
+   * Resolves with the answer to input key `key` once it is in the record (also when it arrived before this call;
+   * answers stay readable until the task ends). Rejects with `TaskStoreError` `task_ended` when the task ends
+   * first, `task_not_found` when it is unknown or expires, `unknown_input_key` when the key is neither outstanding
+   * nor answered (never issued, or withdrawn), `closed` on close, or with `signal.reason` when `signal` aborts.
+   * Aborting does not withdraw the key (see {@link withdrawInput}).
+   */
+  waitForInput(owner: TaskOwner, taskId: string, key: string, signal?: AbortSignal): Promise<InputResponse> {
+    return this.#waitFor<InputResponse>(owner, taskId, signal, (record) => {
+      if (record === undefined) return { error: notFound(taskId) };
+      const answer = record.answers[key];
+      if (answer !== undefined) return { value: answer };
+      if (isTerminalStatus(record.status)) return { error: ended(record) };
+      if (!Object.hasOwn(record.inputRequests, key)) return { error: unknownKey(taskId, key) };
+      return undefined;
+    });
+  }
+
+  /**
+   * Resolves when the task ends: with the terminal record, or undefined when it expired or is not found. Rejects
+   * with `signal.reason` when `signal` aborts, or `closed` on close.
+   */
+  waitForEnd(owner: TaskOwner, taskId: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
+    return this.#waitFor<TaskRecord | undefined>(owner, taskId, signal, (record) =>
+      record === undefined || isTerminalStatus(record.status) ? { value: record } : undefined,
+    );
+  }
+
+  /** Rejects pending waits with `closed` and stops watching; does not close the store. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new TaskStoreError('closed', 'The task operations are closed');
+    for (const reject of [...this.#pendingWaits]) reject(error);
+    await this.#router.stop();
+  }
+
+  /** Pending waits and listened tasks (for leak checks). */
+  stats(): { readonly pendingWaits: number; readonly listenedTasks: number } {
+    return { pendingWaits: this.#pendingWaits.size, listenedTasks: this.#router.taskCount };
+  }
+
+  #stamp(): string {
+    return this.#iso(this.#now());
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new TaskStoreError('closed', 'The task operations are closed');
+  }
+
+  #finish(
+    owner: TaskOwner,
+    taskId: string,
+    step: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TerminalResult> {
+    return this.#apply(owner, taskId, step).then(toTerminalResult);
+  }
+
+  /**
+   * Read, transition, conditional write; on a lost race, transition the record that won and try again. `step`
+   * returning undefined (the rule refuses) or the current record itself (nothing to change) ends without a write.
+   */
+  #apply(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult> {
+    if (this.#closed) return Promise.reject(new TaskStoreError('closed', 'The task operations are closed'));
+    // Not awaited: a store that updates on its side answers in one hop (the hottest path of the in-memory store).
+    if (this.store.update !== undefined) return this.store.update(owner, taskId, step);
+    return this.#applyBySwap(owner, taskId, step);
+  }
+
+  async #applyBySwap(
+    owner: TaskOwner,
+    taskId: string,
+    step: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<SwapResult> {
+    let current = await this.store.get(owner, taskId);
+    while (current !== undefined) {
+      const next = step(current);
+      if (next === undefined || next === current) return { ok: false, current };
+      const swapped = await this.store.swap(owner, taskId, current.version, next);
+      if (swapped.ok) return swapped;
+      current = swapped.current;
+    }
+    return { ok: false, current: undefined };
+  }
+
+  /**
+   * Runs `decide` on the current record and on every newer one until it settles; settling (also through `signal`
+   * or {@link close}) removes the listener, the abort handler and the pending entry, so nothing leaks.
+   */
+  async #waitFor<T>(
+    owner: TaskOwner,
+    taskId: string,
+    signal: AbortSignal | undefined,
+    decide: (record: TaskRecord | undefined) => Decision<T>,
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    await this.ready();
+    this.#assertOpen();
+    return new Promise<T>((resolve, reject) => {
+      let seen = 0;
+      let settled = false;
+      let unlisten: Unsubscribe = () => undefined;
+      const cleanup = () => {
+        settled = true;
+        unlisten();
+        signal?.removeEventListener('abort', onAbort);
+        this.#pendingWaits.delete(fail);
+      };
+      const fail = (error: unknown) => {
+        cleanup();
+        reject(error);
+      };
+      const onAbort = () => fail(signal?.reason);
+      const judge = (record: TaskRecord | undefined) => {
+        if (settled) return;
+        if (record !== undefined) {
+          // A late event of an older version must not override what a newer read showed.
+          if (record.version <= seen) return;
+          seen = record.version;
+        }
+        const decision = decide(record);
+        if (decision === undefined) return;
+        if ('error' in decision) return fail(decision.error);
+        cleanup();
+        resolve(decision.value);
+      };
+      this.#pendingWaits.add(fail);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) return onAbort();
+      unlisten = this.listen(owner, taskId, (event) => judge(event.type === 'expired' ? undefined : event.record));
+      this.store.get(owner, taskId).then(judge, fail);
+    });
+  }
+}

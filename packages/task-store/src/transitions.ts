@@ -1,0 +1,257 @@
+/**
+ * The task state machine as pure functions from record to record, shared by every store: working →
+ * input_required → working → a terminal status; input keys unique for the task's lifetime; answers only for
+ * outstanding keys; the first terminal writer wins. Each transition returns the next record (frozen, `version + 1`)
+ * or `undefined` when the rule refuses it; a store only arbitrates which writer's next record lands (`swap`).
+ *
+ * Payloads handed in (requests, answers, results, errors) are deep-frozen in place and stored by reference.
+ * `stamp` is the writer's clock as ISO 8601; `lastUpdatedAt` never goes backwards whatever it says.
+ */
+
+import { deepFreeze } from './deepFreeze.js';
+import { checkInterval, checkTtl, laterIso } from './fieldChecks.js';
+import {
+  type CreateTaskOptions,
+  type InputRequest,
+  type InputResponse,
+  type InputResponses,
+  isTerminalStatus,
+  type JsonObject,
+  type TaskError,
+  type TaskLease,
+  type TaskOwner,
+  type TaskRecord,
+  type TaskRecordPatch,
+  type TaskStatus,
+} from './taskStore.js';
+
+type Payloads<T> = { readonly [key: string]: T };
+const NO_INPUT_REQUESTS: Payloads<InputRequest> = Object.freeze({});
+const NO_ANSWERS: Payloads<InputResponse> = Object.freeze({});
+
+/** What every terminal transition clears: outstanding requests, answers and the lease. */
+const ENDED = Object.freeze({ inputRequests: NO_INPUT_REQUESTS, answers: NO_ANSWERS, lease: undefined });
+
+/** The fields a transition may set; absent keys keep the previous value, present `undefined` clears it. */
+type Changes = {
+  -readonly [K in
+    | 'status'
+    | 'statusMessage'
+    | 'pollIntervalMs'
+    | 'ttlMs'
+    | 'inputRequests'
+    | 'answers'
+    | 'result'
+    | 'error'
+    | 'lease']?: TaskRecord[K];
+};
+
+/** The first record of a task: `working`, version 1, with the caller's id and lease. Validates ttl and interval. */
+export function newTask(
+  taskId: string,
+  owner: TaskOwner,
+  options: CreateTaskOptions,
+  createdAt: string,
+  maxTtlMs: number | null = null,
+): TaskRecord {
+  const ttlMs = checkTtl(options.ttlMs, maxTtlMs);
+  const pollIntervalMs = checkInterval(options.pollIntervalMs);
+  return Object.freeze({
+    taskId,
+    owner,
+    version: 1,
+    status: 'working' as TaskStatus,
+    statusMessage: options.statusMessage,
+    createdAt,
+    lastUpdatedAt: createdAt,
+    ttlMs,
+    pollIntervalMs,
+    inputRequests: NO_INPUT_REQUESTS,
+    answers: NO_ANSWERS,
+    result: undefined,
+    error: undefined,
+    requestMeta: deepFreeze(options.requestMeta),
+    lease: options.lease === undefined ? undefined : Object.freeze({ ...options.lease }),
+  });
+}
+
+/** The record after `changes`, one object literal (the fast shape); `touch` moves `lastUpdatedAt`. */
+function next(current: TaskRecord, stamp: string, changes: Changes, touch = true): TaskRecord {
+  return Object.freeze({
+    taskId: current.taskId,
+    owner: current.owner,
+    version: current.version + 1,
+    status: changes.status ?? current.status,
+    statusMessage: 'statusMessage' in changes ? changes.statusMessage : current.statusMessage,
+    createdAt: current.createdAt,
+    lastUpdatedAt: touch ? laterIso(stamp, current.lastUpdatedAt) : current.lastUpdatedAt,
+    ttlMs: changes.ttlMs !== undefined ? changes.ttlMs : current.ttlMs,
+    pollIntervalMs: 'pollIntervalMs' in changes ? changes.pollIntervalMs : current.pollIntervalMs,
+    inputRequests: changes.inputRequests ?? current.inputRequests,
+    answers: changes.answers ?? current.answers,
+    result: changes.result ?? current.result,
+    error: changes.error ?? current.error,
+    requestMeta: current.requestMeta,
+    lease: 'lease' in changes ? changes.lease : current.lease,
+  });
+}
+
+/** Applies `patch` (status message, poll interval, ttl) to a live task; refuses a terminal one. */
+export function patchTask(current: TaskRecord, patch: TaskRecordPatch, stamp: string): TaskRecord | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  const changes: Changes = {};
+  if ('statusMessage' in patch) changes.statusMessage = patch.statusMessage;
+  if ('pollIntervalMs' in patch) changes.pollIntervalMs = checkInterval(patch.pollIntervalMs);
+  if ('ttlMs' in patch && patch.ttlMs !== undefined) changes.ttlMs = checkTtl(patch.ttlMs, null);
+  return next(current, stamp, changes);
+}
+
+/** Sets `statusMessage` on a live task, whatever its version (last writer wins). */
+export function setStatusMessage(current: TaskRecord, statusMessage: string, stamp: string): TaskRecord | undefined {
+  return isTerminalStatus(current.status) ? undefined : next(current, stamp, { statusMessage });
+}
+
+/**
+ * Issues a fresh input key and moves the task to `input_required`. The key is derived from the new version, which
+ * no other write of this task can ever have, so keys are unique for the task's lifetime and increase in issue order.
+ */
+export function requestInput(
+  current: TaskRecord,
+  request: InputRequest,
+  stamp: string,
+): { readonly key: string; readonly record: TaskRecord } | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  const key = `input-${current.version + 1}`;
+  const inputRequests = Object.freeze({ ...current.inputRequests, [key]: deepFreeze(request) });
+  return { key, record: next(current, stamp, { status: 'input_required', inputRequests }) };
+}
+
+/**
+ * Accepts answers for outstanding keys only (other keys, and non-object values, are ignored); all accepted answers
+ * land in one record or none does. With no key left outstanding the task returns to `working`. When nothing is
+ * accepted the record is `current` itself.
+ */
+export function resolveInputs(
+  current: TaskRecord,
+  responses: InputResponses,
+  stamp: string,
+): { readonly accepted: readonly string[]; readonly record: TaskRecord } {
+  const accepted: string[] = [];
+  if (!isTerminalStatus(current.status)) {
+    for (const key of Object.keys(responses)) {
+      const response = responses[key];
+      if (Object.hasOwn(current.inputRequests, key) && typeof response === 'object' && response !== null) {
+        accepted.push(key);
+      }
+    }
+  }
+  if (accepted.length === 0) return { accepted, record: current };
+  const remaining: Record<string, InputRequest> = { ...current.inputRequests };
+  const answers: Record<string, InputResponse> = { ...current.answers };
+  for (const key of accepted) {
+    answers[key] = deepFreeze(responses[key] as InputResponse);
+    delete remaining[key];
+  }
+  return { accepted, record: next(current, stamp, { ...inputChanges(remaining), answers: Object.freeze(answers) }) };
+}
+
+/** Withdraws an outstanding key (its asker gave up); refuses a key that is not outstanding. */
+export function withdrawInput(current: TaskRecord, key: string, stamp: string): TaskRecord | undefined {
+  if (!Object.hasOwn(current.inputRequests, key)) return undefined;
+  const remaining: Record<string, InputRequest> = { ...current.inputRequests };
+  delete remaining[key];
+  return next(current, stamp, inputChanges(remaining));
+}
+
+function inputChanges(remaining: Record<string, InputRequest>): Changes {
+  const empty = Object.keys(remaining).length === 0;
+  return {
+    status: empty ? 'working' : 'input_required',
+    inputRequests: empty ? NO_INPUT_REQUESTS : Object.freeze(remaining),
+  };
+}
+
+/** Ends the task `completed`; refused once any terminal status stands (the first terminal writer wins). */
+export function complete(
+  current: TaskRecord,
+  result: JsonObject,
+  stamp: string,
+  statusMessage?: string,
+): TaskRecord | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  return next(current, stamp, { status: 'completed', statusMessage, result: deepFreeze(result), ...ENDED });
+}
+
+/** Ends the task `failed` with a JSON-RPC error; refused once any terminal status stands. */
+export function fail(
+  current: TaskRecord,
+  error: TaskError,
+  stamp: string,
+  statusMessage?: string,
+): TaskRecord | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  return next(current, stamp, { status: 'failed', statusMessage, error: deepFreeze(error), ...ENDED });
+}
+
+/** Ends the task `cancelled` with `reason` as its status message; refused once any terminal status stands. */
+export function cancel(current: TaskRecord, stamp: string, reason?: string): TaskRecord | undefined {
+  if (isTerminalStatus(current.status)) return undefined;
+  return next(current, stamp, { status: 'cancelled', statusMessage: reason, ...ENDED });
+}
+
+/**
+ * Extends the lease of `worker` to `until`. Refused when the task is terminal or the lease belongs to another
+ * worker (it was taken over: the caller lost it). Invisible to clients: `lastUpdatedAt` stays.
+ */
+export function renewLease(current: TaskRecord, worker: string, until: number): TaskRecord | undefined {
+  if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
+  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until }) }, false);
+}
+
+/**
+ * Gives the lease to `worker` until `until`, when the task has none or its lease ran out at or before `now` (the
+ * previous worker is lost). Refused for a terminal task or a lease still held.
+ */
+export function takeOverLease(current: TaskRecord, worker: string, until: number, now: number): TaskRecord | undefined {
+  if (isTerminalStatus(current.status) || (current.lease !== undefined && current.lease.until > now)) return undefined;
+  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until }) }, false);
+}
+
+/**
+ * Lets go of the lease of `worker` at once (it shuts down and leaves the task to another instance): the lease runs
+ * out at `now`, so the next lease sweep of any instance resolves the task. Refused when not held by `worker`.
+ */
+export function releaseLease(current: TaskRecord, worker: string, now: number): TaskRecord | undefined {
+  if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
+  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until: now }) }, false);
+}
+
+/** True when `a` and `b` look the same to a client (they differ only in lease or version). */
+export function sameClientView(a: TaskRecord, b: TaskRecord): boolean {
+  return (
+    a.status === b.status &&
+    a.statusMessage === b.statusMessage &&
+    a.lastUpdatedAt === b.lastUpdatedAt &&
+    a.ttlMs === b.ttlMs &&
+    a.pollIntervalMs === b.pollIntervalMs &&
+    a.inputRequests === b.inputRequests &&
+    a.result === b.result &&
+    a.error === b.error
+  );
+}
+
+/** Input keys of a record, answered or outstanding, in the order they were issued. */
+export function issuedInputKeys(record: TaskRecord): string[] {
+  const keys = [...Object.keys(record.answers), ...Object.keys(record.inputRequests)];
+  return keys.sort((a, b) => keyOrder(a) - keyOrder(b));
+}
+
+function keyOrder(key: string): number {
+  const n = Number(key.slice(key.lastIndexOf('-') + 1));
+  return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
+}
+
+/** The lease a task holds, if it is still valid at `now`. */
+export function heldLease(record: TaskRecord, now: number): TaskLease | undefined {
+  return record.lease !== undefined && record.lease.until > now ? record.lease : undefined;
+}
