@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   builtArtefacts,
@@ -16,6 +17,7 @@ import {
   SERVER_MAIN,
   type ServerUnderTest,
   startClient,
+  startClientInTerminal,
   startServer,
   type TransportKind,
 } from './processes.js';
@@ -198,6 +200,24 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     // A stdio server is gone for good with its process; a network one may come back, so the client retries.
     if (kind !== 'stdio') expect(running.stdout()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
     else expect(running.stdout()).not.toMatch(/retrying/);
+  });
+});
+
+describe('the interactive form on a terminal', () => {
+  it('asks accept / decline / cancel and each field with prompts, sends the answer, and completes', async () => {
+    const http = await startServer('http');
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"4.0.0"}'];
+    const running = startClientInTerminal([...args, ...http.flags, '--journal', journal]);
+    const screen = () => stripVTControlCharacters(running.stdout());
+    const press = async (shown: string, keys: string) => {
+      await eventually(() => screen().includes(shown), `the terminal shows ${shown}:\n${screen()}`);
+      running.child.stdin?.write(keys);
+    };
+    await press('↑/↓ to navigate • Enter: confirm', '\r'); // Accept is preselected.
+    await press('Deploy now?', 'y');
+    await press('Change note', 'typed at a prompt\r');
+    expect(await running.exited(), screen()).toBe(0);
+    expect(screen()).toMatch(/Deployed web@4\.0\.0 to staging, build [0-9a-f]{12} \(note: typed at a prompt\)/);
   });
 });
 

@@ -141,6 +141,16 @@ export function startClient(args: readonly string[], env: Record<string, string>
   );
 }
 
+/**
+ * Starts the built client on a pseudo-terminal (util-linux `script`), 100 columns wide, so it prompts as it does
+ * for a person; write key presses to `child.stdin`. Its stdout carries the terminal's output, escapes and all.
+ */
+export function startClientInTerminal(args: readonly string[]): Running {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const command = `stty cols 100 rows 40; exec ${[process.execPath, CLIENT_MAIN, ...args].map(quote).join(' ')}`;
+  return track(spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] }));
+}
+
 /** Runs the client to its end. */
 export async function runClient(
   args: readonly string[],
