@@ -29,7 +29,7 @@ export interface Running {
   exited(): Promise<number>;
 }
 
-function track(child: ChildProcess, scope: Scope = 'test'): Running {
+export function track(child: ChildProcess, scope: Scope = 'test'): Running {
   children[scope].add(child);
   let out = '';
   let err = '';
