@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFlakyProxy } from './flakyProxy.js';
 import {
   builtArtefacts,
   childPids,
@@ -200,6 +201,49 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     // A stdio server is gone for good with its process; a network one may come back, so the client retries.
     if (kind !== 'stdio') expect(running.stdout()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
     else expect(running.stdout()).not.toMatch(/retrying/);
+  });
+});
+
+describe('a server that goes away mid-task and comes back', () => {
+  it('a server restarted on the same port no longer knows the task: says so once, drops it, exits 3', async () => {
+    const first = await startServer('http');
+    const url = String(first.flags[1]);
+    const port = new URL(url).port;
+    const running = startClient([...LONG_JOB, '--url', url, '--journal', journal, '--retry-for', '30']);
+    await running.waitFor(WORKING_LINE);
+    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    first.process?.child.kill('SIGKILL');
+    await running.waitFor(/lost the server .*; retrying in/);
+    // The same address again, but a fresh process: its tasks lived in the old one's memory.
+    await startServer('http', ['--port', port]);
+    expect(await running.exited(), running.stderr()).toBe(3);
+    expect(running.stderr()).toMatch(
+      new RegExp(
+        `^error: The server no longer knows task ${taskId} \\(it may have restarted and lost it.*removed it from the journal\\n$`,
+      ),
+    );
+    expect(running.stderr().trimEnd().split('\n')).toHaveLength(1);
+    // Not worth keeping: nothing can find that task again.
+    expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+  });
+
+  it('a network that drops every connection for a while is retried, and the task completes', async () => {
+    const http = await startServer('http');
+    const proxy = await startFlakyProxy(Number(new URL(String(http.flags[1])).port));
+    try {
+      const url = `http://127.0.0.1:${proxy.port}/mcp`;
+      const args = ['call', 'checksum_data', '--args', '{"megabytes":256,"seed":"flaky"}'];
+      const running = startClient([...args, '--url', url, '--journal', journal, '--retry-for', '60']);
+      await running.waitFor(WORKING_LINE);
+      proxy.cut();
+      await running.waitFor(/lost the server .*; retrying in/);
+      proxy.restore();
+      expect(await running.exited(), running.stderr()).toBe(0);
+      expect(running.stdout()).toMatch(/SHA-256 of 256 MiB generated from seed "flaky": [0-9a-f]{64}/);
+      expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
