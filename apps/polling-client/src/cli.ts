@@ -1,6 +1,6 @@
 /** The CLI: parses argv, runs one command, and turns every outcome into an exit code and at most one error line. */
 import { type Command, commandOf, PROGRAM, parseCliArgs } from './cliArgs.js';
-import { describeFailure, ExitCode, UsageError } from './cliErrors.js';
+import { describeFailure, ExitCode, UsageError, writeJsonFailure } from './cliErrors.js';
 import { runConformance } from './conformanceMode.js';
 import { followCall } from './followCall.js';
 import { refreshPending } from './refreshPending.js';
@@ -24,8 +24,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
   } catch (error) {
     const failure = describeFailure(error);
     // With --json a script reads stdout: it gets one JSON document for a failure too.
-    if (json)
-      process.stdout.write(`${JSON.stringify({ error: { message: failure.message, exitCode: failure.code } })}\n`);
+    if (json) writeJsonFailure(failure);
     process.stderr.write(`error: ${failure.message.replace(/\n/g, ' ')}\n`);
     if (error instanceof UsageError) process.stderr.write(`${usageHint(argv)}\n`);
     if (verbose && error instanceof Error) process.stderr.write(`${detail(error)}\n`);
@@ -100,6 +99,7 @@ async function withSession(
       return;
     }
     process.stderr.write('interrupted\n');
+    if (options.json) writeJsonFailure({ message: 'interrupted', code: ExitCode.Interrupted });
     void (session?.close() ?? Promise.resolve()).finally(() => process.exit(ExitCode.Interrupted));
   };
   process.on('SIGINT', onSigint);

@@ -91,6 +91,14 @@ export function describeFailure(error: unknown): Failure {
   return { code: ExitCode.Failed, message: `Unexpected error: ${message}` };
 }
 
+/**
+ * With `--json`, a failure is the one JSON document on stdout: `{"error":{"message","exitCode"}}` (the same line
+ * also goes to stderr as `error: …`).
+ */
+export function writeJsonFailure(failure: Failure): void {
+  process.stdout.write(`${JSON.stringify({ error: { message: failure.message, exitCode: failure.code } })}\n`);
+}
+
 function transportMessage(error: TransportError): string {
   const cause = error.cause instanceof Error ? ` (${causeText(error.cause)})` : '';
   switch (error.code) {

@@ -5,7 +5,7 @@
 
 import { TaskNotFoundError } from '@mcp-tasks/client';
 import { type CallToolResult, type DetailedTask, type Task, TransportError } from '@mcp-tasks/protocol';
-import { ConnectionError, describeFailure, ExitCode, TaskLostError } from './cliErrors.js';
+import { ConnectionError, describeFailure, ExitCode, TaskLostError, writeJsonFailure } from './cliErrors.js';
 import { printToolResult } from './printResult.js';
 import { type RetryPolicy, retryUntilBack } from './retryFollow.js';
 import type { Session } from './session.js';
@@ -107,9 +107,15 @@ export async function followCall(
         if (session.server.kind === 'stdio')
           process.stderr.write('note: a stdio server exits with this client, so the task cannot outlive it\n');
         return ExitCode.Completed;
-      case 'interrupted':
-        await cancelOnInterrupt(session, taskId);
+      case 'interrupted': {
+        const said = await cancelOnInterrupt(session, taskId);
+        if (json)
+          writeJsonFailure({
+            message: said === 'interrupted' ? said : `interrupted; ${said}`,
+            code: ExitCode.Interrupted,
+          });
         return ExitCode.Interrupted;
+      }
     }
   } finally {
     stopListening();
@@ -127,22 +133,26 @@ function stillJournalled(error: unknown, taskId: string | undefined, session: Se
   });
 }
 
-async function cancelOnInterrupt(session: Session, taskId: string | undefined): Promise<void> {
+/** Cancels the task (bounded wait for the ack), says what happened on stderr, and returns that line. */
+async function cancelOnInterrupt(session: Session, taskId: string | undefined): Promise<string> {
+  const say = (line: string) => {
+    process.stderr.write(`${line}\n`);
+    return line;
+  };
   if (taskId === undefined) {
     // No task yet (a direct call or an MRTR round): aborting the request is the whole cancellation.
     session.controller.abort(new Error('interrupted'));
-    process.stderr.write('interrupted\n');
-    return;
+    return say('interrupted');
   }
   process.stderr.write(`interrupted: cancelling task ${taskId}…\n`);
   const timeout = AbortSignal.timeout(CANCEL_ACK_TIMEOUT_MS);
   try {
     await session.client.cancelTask(taskId, { signal: timeout });
     session.journal.remove(taskId);
-    process.stderr.write(`cancellation of task ${taskId} requested\n`);
+    return say(`cancellation of task ${taskId} requested`);
   } catch (error) {
-    process.stderr.write(
-      `could not cancel task ${taskId}: ${error instanceof Error ? error.message : error}; it stays in the journal\n`,
+    return say(
+      `could not cancel task ${taskId}: ${error instanceof Error ? error.message : error}; it stays in the journal`,
     );
   }
 }

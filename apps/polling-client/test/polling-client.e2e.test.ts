@@ -204,6 +204,60 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   });
 });
 
+describe('--json: stdout is exactly one JSON document for every command, failures included', () => {
+  /** Parses stdout as one JSON value (two documents, or any text around one, fail to parse). */
+  const one = (result: { stdout: string; stderr: string }): unknown => {
+    try {
+      return JSON.parse(result.stdout);
+    } catch {
+      throw new Error(`stdout is not one JSON document:\n${result.stdout}\nstderr:\n${result.stderr}`);
+    }
+  };
+  const failure = (exitCode: number) => ({ error: { message: expect.any(String), exitCode } });
+
+  it('tools, call, call --detach, status, cancel, resume, pending, and their failures', async () => {
+    const http = await startServer('http');
+    const on = [...http.flags, '--journal', journal, '--json'];
+    const run = async (args: string[], code: number) => {
+      const result = await runClient([...args, ...on]);
+      expect(result.code, result.stderr).toBe(code);
+      return one(result);
+    };
+    expect(await run(['tools'], 0)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'checksum_data' })]),
+    );
+    expect(await run(['call', 'checksum_data', '--args', '{"megabytes":1}'], 0)).toMatchObject({ content: [{}] });
+    const detached = (await run(['call', 'checksum_data', '--args', '{"megabytes":4096}', '--detach'], 0)) as {
+      taskId: string;
+    };
+    expect(detached).toEqual({ taskId: expect.any(String), status: 'working' });
+    expect(await run(['pending'], 0)).toEqual([expect.objectContaining({ taskId: detached.taskId })]);
+    expect(await run(['status', detached.taskId], 0)).toMatchObject({ taskId: detached.taskId, status: 'working' });
+    expect(await run(['cancel', detached.taskId], 0)).toEqual({ taskId: detached.taskId, cancelRequested: true });
+    expect(await run(['resume', detached.taskId], 3)).toEqual(failure(3));
+    expect(await run(['status', 'no-such-task'], 3)).toEqual(failure(3));
+    expect(await run(['cancel', 'no-such-task'], 3)).toEqual(failure(3));
+    expect(await run(['call', 'no_such_tool'], 5)).toEqual(failure(5));
+    expect(await run(['call', 'checksum_data', '--bogus'], 2)).toEqual(failure(2));
+    expect(await run(['no-such-command'], 2)).toEqual(failure(2));
+    expect(one(await runClient(['pending', '--refresh', '--journal', journal, '--json']))).toEqual([]);
+    const unreachable = await runClient(['tools', '--url', 'http://127.0.0.1:9/mcp', '--json']);
+    expect(unreachable.code).toBe(4);
+    expect(one(unreachable)).toEqual(failure(4));
+  });
+
+  it('Ctrl-C: the one document says the run was interrupted and what became of the task', async () => {
+    const http = await startServer('http');
+    const running = startClient([...LONG_JOB, ...http.flags, '--journal', journal, '--json']);
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    running.child.kill('SIGINT');
+    expect(await running.exited()).toBe(130);
+    expect(one({ stdout: running.stdout(), stderr: running.stderr() })).toEqual({
+      error: { message: expect.stringMatching(/^interrupted; cancellation of task \S+ requested$/), exitCode: 130 },
+    });
+  });
+});
+
 describe('a server that goes away mid-task and comes back', () => {
   it('a server restarted on the same port no longer knows the task: says so once, drops it, exits 3', async () => {
     const first = await startServer('http');
