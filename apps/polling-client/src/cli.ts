@@ -49,7 +49,7 @@ async function runCommand(command: Command, env: NodeJS.ProcessEnv): Promise<num
       const journal = openJournal(command.options);
       if (command.refresh)
         await refreshPending(journal, command.options, openSession, (line) => process.stderr.write(`${line}\n`));
-      return listPending(journal, command.options);
+      return listPending(journal, command.options, command.refresh);
     }
     case 'tools':
       return withSession(command.options, (s) => listTools(s, command.options.json));
@@ -85,7 +85,11 @@ async function withSession(
 ): Promise<number> {
   const server = options.server ?? (taskId === undefined ? undefined : openJournal(options).get(taskId)?.server);
   if (server === undefined)
-    throw new UsageError('say which server: --url <url> or --stdio "<command>" (the journal does not know this task)');
+    throw new UsageError(
+      taskId === undefined
+        ? 'say which server: --url <url> or --stdio "<command>"'
+        : `task ${taskId} is not in the journal (it ended, or was started with another --journal), so say which server: --url <url> or --stdio "<command>"`,
+    );
   let session: Session | undefined;
   let listener: (() => void) | undefined;
   const onSigint = (): void => {

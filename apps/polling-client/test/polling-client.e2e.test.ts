@@ -348,6 +348,25 @@ describe('servers that do not answer, and stale journal entries', () => {
     expect(result.stderr).toMatch(/use a ws:\/\/ URL/);
   });
 
+  it('status of a task the journal no longer holds says why and how to name the server (exit 2)', async () => {
+    const result = await runClient(['status', 'ended-task', '--journal', journal]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: task ended-task is not in the journal \(it ended, or was started with another --journal\), so say which server: --url <url> or --stdio "<command>"\n/,
+    );
+  });
+
+  it('pending --refresh says the states were just asked, not that they are stale', async () => {
+    const http = await startServer('http');
+    const flags = [...http.flags, '--journal', journal];
+    const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":4096}', '--detach', ...flags]);
+    const refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
+    expect(refreshed.stdout).toMatch(new RegExp(`^${detached.stdout.trim()}  checksum_data  working`, 'm'));
+    expect(refreshed.stdout).toMatch(/^\(states just asked of their servers\)$/m);
+    expect(refreshed.stdout).not.toMatch(/as last seen/);
+    await runClient(['cancel', detached.stdout.trim(), ...flags]);
+  });
+
   it('pending --refresh drops a task that ended instead of showing it working forever', async () => {
     const http = await startServer('http');
     const flags = [...http.flags, '--journal', journal];
