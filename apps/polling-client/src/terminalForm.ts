@@ -51,7 +51,7 @@ export class TerminalForm {
     const io = promptIo(this.#input, this.#output, signal, this.#hooks.interrupt);
     try {
       if (params.mode === 'url') {
-        log.info(`The server asks you to open: ${params.url}`, io.common);
+        log.info(`${params.message}\nThe server asks you to open: ${params.url}`, io.common);
         return { action: (await chooseAction('Did you complete it there?', 'accept', io)) ?? 'cancel' };
       }
       const chosen = (await chooseAction(params.message, 'accept', io)) ?? 'cancel';

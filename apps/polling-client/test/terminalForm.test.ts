@@ -131,6 +131,17 @@ describe('TerminalForm', () => {
     expect(await escaped).toEqual({ action: 'cancel' });
   });
 
+  it('a URL-mode request shows the URL and asks whether it was completed', async () => {
+    const t = terminal();
+    const asked = t.form.ask(
+      { mode: 'url', message: 'Sign in to the registry', url: 'https://example.com/auth' },
+      new AbortController().signal,
+    );
+    await t.press('Did you complete it there?', ENTER);
+    expect(await asked).toEqual({ action: 'accept' });
+    expect(t.screen()).toMatch(/Sign in to the registry\n.*The server asks you to open: https:\/\/example.com\/auth/);
+  });
+
   it('rejects when the input ends, so the client answers cancel', async () => {
     const t = terminal();
     const asked = t.form.ask(params, new AbortController().signal);
