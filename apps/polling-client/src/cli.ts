@@ -1,6 +1,6 @@
 /** The CLI: parses argv, runs one command, and turns every outcome into an exit code and at most one error line. */
 import { type Command, commandOf, PROGRAM, parseCliArgs } from './cliArgs.js';
-import { describeFailure, ExitCode, UsageError } from './cliErrors.js';
+import { describeFailure, ExitCode, UsageError, writeJsonFailure } from './cliErrors.js';
 import { runConformance } from './conformanceMode.js';
 import { followCall } from './followCall.js';
 import { refreshPending } from './refreshPending.js';
@@ -24,8 +24,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
   } catch (error) {
     const failure = describeFailure(error);
     // With --json a script reads stdout: it gets one JSON document for a failure too.
-    if (json)
-      process.stdout.write(`${JSON.stringify({ error: { message: failure.message, exitCode: failure.code } })}\n`);
+    if (json) writeJsonFailure(failure);
     process.stderr.write(`error: ${failure.message.replace(/\n/g, ' ')}\n`);
     if (error instanceof UsageError) process.stderr.write(`${usageHint(argv)}\n`);
     if (verbose && error instanceof Error) process.stderr.write(`${detail(error)}\n`);
@@ -50,7 +49,7 @@ async function runCommand(command: Command, env: NodeJS.ProcessEnv): Promise<num
       const journal = openJournal(command.options);
       if (command.refresh)
         await refreshPending(journal, command.options, openSession, (line) => process.stderr.write(`${line}\n`));
-      return listPending(journal, command.options);
+      return listPending(journal, command.options, command.refresh);
     }
     case 'tools':
       return withSession(command.options, (s) => listTools(s, command.options.json));
@@ -86,7 +85,11 @@ async function withSession(
 ): Promise<number> {
   const server = options.server ?? (taskId === undefined ? undefined : openJournal(options).get(taskId)?.server);
   if (server === undefined)
-    throw new UsageError('say which server: --url <url> or --stdio "<command>" (the journal does not know this task)');
+    throw new UsageError(
+      taskId === undefined
+        ? 'say which server: --url <url> or --stdio "<command>"'
+        : `task ${taskId} is not in the journal (it ended, or was started with another --journal), so say which server: --url <url> or --stdio "<command>"`,
+    );
   let session: Session | undefined;
   let listener: (() => void) | undefined;
   const onSigint = (): void => {
@@ -100,6 +103,7 @@ async function withSession(
       return;
     }
     process.stderr.write('interrupted\n');
+    if (options.json) writeJsonFailure({ message: 'interrupted', code: ExitCode.Interrupted });
     void (session?.close() ?? Promise.resolve()).finally(() => process.exit(ExitCode.Interrupted));
   };
   process.on('SIGINT', onSigint);

@@ -66,6 +66,8 @@ const DEFAULT_RETRY_FOR_S = 30;
 /** Where commander's help, version and error text go (stdout and stderr by default). */
 export interface ParseOutput {
   readonly out: (text: string) => void;
+  /** Where the command overview goes when no command was given (a usage error: never stdout). */
+  readonly err?: (text: string) => void;
 }
 
 /**
@@ -87,15 +89,18 @@ export function parseCliArgs(
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return { name: 'printed' };
+    // No subcommand at all: commander would print the overview itself; show it, and make it a usage error.
+    if (error.code === 'commander.help') noCommand(program, output);
     // commander's messages start with "error: "; the CLI adds its own prefix and one hint.
     throw new UsageError(error.message.replace(/^error:\s*/, ''));
   }
-  if (parsed === undefined) {
-    // No subcommand at all: show the overview, as `--help` would, but as a usage error.
-    output.out(program.helpInformation());
-    throw new UsageError('a command is required');
-  }
+  if (parsed === undefined) noCommand(program, output);
   return parsed;
+}
+
+function noCommand(program: Program, output: ParseOutput): never {
+  (output.err ?? ((text: string) => process.stderr.write(text)))(program.helpInformation());
+  throw new UsageError('a command is required');
 }
 
 /** The subcommand named in argv, for the "run <command> --help" hint. */

@@ -31,6 +31,23 @@ export class ConnectionError extends Error {
   override readonly name = 'ConnectionError';
 }
 
+/**
+ * A task this run was following is unknown to its server after the connection came back: the server restarted
+ * and lost it (tasks of the sample server live in memory), or it expired meanwhile. Exit 3.
+ */
+export class TaskLostError extends Error {
+  override readonly name = 'TaskLostError';
+  constructor(
+    readonly taskId: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `The server no longer knows task ${taskId} (it may have restarted and lost it, or the task expired); removed it from the journal`,
+      options,
+    );
+  }
+}
+
 /** What to print and which code to exit with for an error that ended a command. */
 export interface Failure {
   readonly code: number;
@@ -48,7 +65,13 @@ export function describeFailure(error: unknown): Failure {
   if (error instanceof TaskFailedError) return { code: ExitCode.Failed, message: error.message };
   if (error instanceof TaskCancelledError || error instanceof TaskExpiredError || error instanceof TaskStuckError)
     return { code: ExitCode.CancelledOrExpired, message: error.message };
-  if (error instanceof TaskNotFoundError) return { code: ExitCode.CancelledOrExpired, message: error.message };
+  if (error instanceof TaskLostError) return { code: ExitCode.CancelledOrExpired, message: error.message };
+  // The client's message repeats the server's, which names the id again: say it once.
+  if (error instanceof TaskNotFoundError)
+    return {
+      code: ExitCode.CancelledOrExpired,
+      message: `The server does not know task ${error.taskId} (not found or expired)`,
+    };
   // No terminal and no --answers: a usage problem, whichever layer reports it.
   const usage = causedBy(error, UsageError);
   if (usage !== undefined) return { code: ExitCode.Usage, message: usage.message };
@@ -66,6 +89,14 @@ export function describeFailure(error: unknown): Failure {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: ExitCode.Failed, message: `Unexpected error: ${message}` };
+}
+
+/**
+ * With `--json`, a failure is the one JSON document on stdout: `{"error":{"message","exitCode"}}` (the same line
+ * also goes to stderr as `error: …`).
+ */
+export function writeJsonFailure(failure: Failure): void {
+  process.stdout.write(`${JSON.stringify({ error: { message: failure.message, exitCode: failure.code } })}\n`);
 }
 
 function transportMessage(error: TransportError): string {

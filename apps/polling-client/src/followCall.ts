@@ -2,8 +2,10 @@
  * `call` and `resume`: follow a tool call or an existing task to its end with live status, Ctrl-C cancellation
  * (`tasks/cancel`, exit 130), `--detach`, and retries while the server is away.
  */
+
+import { TaskNotFoundError } from '@mcp-tasks/client';
 import { type CallToolResult, type DetailedTask, type Task, TransportError } from '@mcp-tasks/protocol';
-import { ConnectionError, describeFailure, ExitCode } from './cliErrors.js';
+import { ConnectionError, describeFailure, ExitCode, TaskLostError, writeJsonFailure } from './cliErrors.js';
 import { printToolResult } from './printResult.js';
 import { type RetryPolicy, retryUntilBack } from './retryFollow.js';
 import type { Session } from './session.js';
@@ -49,6 +51,7 @@ export async function followCall(
   });
   const stopListening = onInterrupt(() => interrupted());
   const failed = (error: unknown): Outcome => ({ kind: 'error', error });
+  let reconnected = false;
   const options = { signal: controller.signal, onStatus };
   const follow = (): Promise<Outcome> =>
     (taskId !== undefined
@@ -73,7 +76,10 @@ export async function followCall(
           policy: retry,
           // Only a task this client can find again is worth waiting for: one in the journal, on a server that outlives us.
           resumable: () => taskId !== undefined && journal.get(taskId) !== undefined && session.server.kind === 'url',
-          say: (text) => reporter.line(text),
+          say: (text) => {
+            reconnected = true;
+            reporter.line(text);
+          },
           signal: controller.signal,
         });
   try {
@@ -85,6 +91,11 @@ export async function followCall(
       case 'error':
         // A form nobody could answer aborted the run: its reason is the error to report.
         if (controller.signal.aborted && controller.signal.reason instanceof Error) throw controller.signal.reason;
+        if (reconnected && first.error instanceof TaskNotFoundError) {
+          // Retrying cannot bring it back, and neither can a later resume: stop here and forget it.
+          journal.remove(first.error.taskId);
+          throw new TaskLostError(first.error.taskId, { cause: first.error });
+        }
         throw stillJournalled(first.error, taskId, session);
       case 'detached':
         journal.noteState(first.task.taskId, first.task.status, first.task.statusMessage);
@@ -96,9 +107,15 @@ export async function followCall(
         if (session.server.kind === 'stdio')
           process.stderr.write('note: a stdio server exits with this client, so the task cannot outlive it\n');
         return ExitCode.Completed;
-      case 'interrupted':
-        await cancelOnInterrupt(session, taskId);
+      case 'interrupted': {
+        const said = await cancelOnInterrupt(session, taskId);
+        if (json)
+          writeJsonFailure({
+            message: said === 'interrupted' ? said : `interrupted; ${said}`,
+            code: ExitCode.Interrupted,
+          });
         return ExitCode.Interrupted;
+      }
     }
   } finally {
     stopListening();
@@ -116,22 +133,26 @@ function stillJournalled(error: unknown, taskId: string | undefined, session: Se
   });
 }
 
-async function cancelOnInterrupt(session: Session, taskId: string | undefined): Promise<void> {
+/** Cancels the task (bounded wait for the ack), says what happened on stderr, and returns that line. */
+async function cancelOnInterrupt(session: Session, taskId: string | undefined): Promise<string> {
+  const say = (line: string) => {
+    process.stderr.write(`${line}\n`);
+    return line;
+  };
   if (taskId === undefined) {
     // No task yet (a direct call or an MRTR round): aborting the request is the whole cancellation.
     session.controller.abort(new Error('interrupted'));
-    process.stderr.write('interrupted\n');
-    return;
+    return say('interrupted');
   }
   process.stderr.write(`interrupted: cancelling task ${taskId}…\n`);
   const timeout = AbortSignal.timeout(CANCEL_ACK_TIMEOUT_MS);
   try {
     await session.client.cancelTask(taskId, { signal: timeout });
     session.journal.remove(taskId);
-    process.stderr.write(`cancellation of task ${taskId} requested\n`);
+    return say(`cancellation of task ${taskId} requested`);
   } catch (error) {
-    process.stderr.write(
-      `could not cancel task ${taskId}: ${error instanceof Error ? error.message : error}; it stays in the journal\n`,
+    return say(
+      `could not cancel task ${taskId}: ${error instanceof Error ? error.message : error}; it stays in the journal`,
     );
   }
 }

@@ -109,43 +109,56 @@ export function checkValue(
         return { ok: false, reason: `at least ${s.minLength} characters` };
       if (typeof s.maxLength === 'number' && value.length > s.maxLength)
         return { ok: false, reason: `at most ${s.maxLength} characters` };
+      const format = typeof s.format === 'string' ? FORMATS[s.format] : undefined;
+      if (format !== undefined && !format.valid(value)) return { ok: false, reason: `expected ${format.hint}` };
       return { ok: true, value };
     }
   }
 }
 
-/** Parses what a person typed for the field (numbers, yes/no, a choice by number or value, comma lists). */
+/**
+ * Checks what a person typed into a text prompt: numbers and integers are read as numbers, everything else is
+ * checked as text. (Yes/no and choices are picked from lists, never typed.)
+ */
 export function parseTyped(
   field: FormField,
   text: string,
 ): { ok: true; value: FieldValue } | { ok: false; reason: string } {
+  if (field.kind !== 'number' && field.kind !== 'integer') return checkValue(field, text);
   const trimmed = text.trim();
-  switch (field.kind) {
-    case 'boolean': {
-      if (/^(y|yes|true)$/i.test(trimmed)) return { ok: true, value: true };
-      if (/^(n|no|false)$/i.test(trimmed)) return { ok: true, value: false };
-      return { ok: false, reason: 'answer y or n' };
-    }
-    case 'number':
-    case 'integer':
-      return checkValue(field, trimmed === '' ? Number.NaN : Number(trimmed));
-    case 'enum':
-      return checkValue(field, pickChoice(field, trimmed));
-    case 'multi':
-      return checkValue(
-        field,
-        trimmed
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== '')
-          .map((part) => pickChoice(field, part)),
-      );
-    case 'string':
-      return checkValue(field, text);
-  }
+  return checkValue(field, trimmed === '' ? Number.NaN : Number(trimmed));
 }
 
-function pickChoice(field: FormField, text: string): string {
-  const index = /^\d+$/.test(text) ? Number(text) - 1 : -1;
-  return field.choices[index]?.value ?? text;
+/** The string formats an elicitation schema may name, each with what a person should type and how it is checked. */
+const FORMATS: Readonly<Record<string, { readonly hint: string; readonly valid: (text: string) => boolean }>> = {
+  email: { hint: 'an email address (name@example.com)', valid: (t) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t) },
+  uri: { hint: 'a URI (https://example.com/…)', valid: (t) => /^[a-z][a-z0-9+.-]*:/i.test(t) && URL.canParse(t) },
+  date: { hint: 'a date (YYYY-MM-DD)', valid: (t) => /^\d{4}-\d{2}-\d{2}$/.test(t) && isRealDay(t) },
+  'date-time': {
+    hint: 'a date and time (YYYY-MM-DDThh:mm:ssZ)',
+    valid: (t) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(t) &&
+      isRealDay(t.slice(0, 10)) &&
+      Number.isFinite(Date.parse(t)),
+  },
+};
+
+/** `Date` rolls 2025-02-30 over to March; a real day reads back as itself. */
+function isRealDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().startsWith(day);
+}
+
+/** What to type for a text field (its format, or its range), shown while the field is empty. */
+export function typingHint(field: FormField): string | undefined {
+  const s = field.schema as Record<string, unknown>;
+  if (field.kind === 'string') return typeof s.format === 'string' ? FORMATS[s.format]?.hint : undefined;
+  if (field.kind !== 'number' && field.kind !== 'integer') return undefined;
+  const what = field.kind === 'integer' ? 'a whole number' : 'a number';
+  const min = typeof s.minimum === 'number' ? s.minimum : undefined;
+  const max = typeof s.maximum === 'number' ? s.maximum : undefined;
+  if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
+  if (min !== undefined) return `${what} ≥ ${min}`;
+  if (max !== undefined) return `${what} ≤ ${max}`;
+  return what;
 }

@@ -48,8 +48,8 @@ export async function cancelTask(session: Session, taskId: string, json: boolean
   return ExitCode.Completed;
 }
 
-/** `pending`: the journal's tasks with the last state this client saw. Needs no server. */
-export function listPending(journal: FileTaskJournal, options: CommonOptions): number {
+/** `pending`: the journal's tasks with the last state this client saw (just asked, when `refreshed`). Needs no server. */
+export function listPending(journal: FileTaskJournal, options: CommonOptions, refreshed = false): number {
   const tasks = journal.list();
   if (options.json) {
     process.stdout.write(`${JSON.stringify(tasks, null, 2)}\n`);
@@ -67,7 +67,11 @@ export function listPending(journal: FileTaskJournal, options: CommonOptions): n
       `${task.taskId}  ${task.name}  ${state}${message}  as of ${task.lastSeenAt ?? task.recordedAt}${where}\n`,
     );
   }
-  process.stdout.write('(states as last seen by this client; "pending --refresh" asks the servers)\n');
+  process.stdout.write(
+    refreshed
+      ? '(states just asked of their servers)\n'
+      : '(states as last seen by this client; "pending --refresh" asks the servers)\n',
+  );
   return ExitCode.Completed;
 }
 

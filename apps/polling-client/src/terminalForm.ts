@@ -1,19 +1,28 @@
 /**
- * Interactive elicitation: asks accept / decline / cancel, then each form field with a typed prompt (defaults,
- * required marks, enum choices by number). Forms are asked one at a time even when several arrive together.
+ * Interactive elicitation with `@clack/prompts`: accept / decline / cancel as a choice list, then one prompt per
+ * form field (text with inline validation, numbers with their range, yes/no, single and multiple choice). The
+ * schema → field mapping and the checks are ours (`formFields.ts`); drawing prompts and reading keys is clack's.
+ * Forms are asked one at a time even when several arrive together.
  */
-import { createInterface } from 'node:readline/promises';
+import { emitKeypressEvents } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { isCancel, log, select } from '@clack/prompts';
 import type { ElicitRequest, ElicitResult } from '@mcp-tasks/protocol';
-import { type FieldValue, type FormField, formFields, parseTyped } from './formFields.js';
+import { type FieldValue, formFields } from './formFields.js';
+import { askField, type PromptIo } from './formPrompts.js';
 
 /** Hooks around a prompt, so a live status line can step aside. */
 export interface PromptHooks {
   readonly before?: () => void;
   readonly after?: () => void;
+  /**
+   * Ctrl-C at a prompt (the terminal is in raw mode, so no signal is raised by itself). Default: raise SIGINT, so
+   * Ctrl-C still cancels the task as it does outside a prompt. Escape only cancels the form.
+   */
+  readonly interrupt?: () => void;
 }
 
-/** Asks elicitation forms on a terminal (or any line-based input). */
+/** Asks elicitation forms on a terminal (or any stream of key presses). */
 export class TerminalForm {
   readonly #input: Readable;
   readonly #output: Writable;
@@ -26,7 +35,10 @@ export class TerminalForm {
     this.#hooks = hooks;
   }
 
-  /** Asks one form; rejects (the client then answers `cancel`) if the input ends or `signal` aborts. */
+  /**
+   * Asks one form. Escape answers `cancel`; it rejects (the client then answers `cancel`) if the input ends,
+   * Ctrl-C is pressed or `signal` aborts.
+   */
   ask(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
     const run = this.#queue.then(() => this.#ask(params, signal));
     this.#queue = run.catch(() => undefined);
@@ -36,78 +48,79 @@ export class TerminalForm {
   async #ask(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
     signal.throwIfAborted();
     this.#hooks.before?.();
-    const rl = createInterface({
-      input: this.#input,
-      output: this.#output,
-      terminal: (this.#output as { isTTY?: boolean }).isTTY,
-    });
-    // Ctrl-C while a prompt owns the terminal is still Ctrl-C for the whole program.
-    rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
-    const closed = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('input closed'))));
-    closed.catch(() => undefined);
-    const question = (text: string) => Promise.race([rl.question(text, { signal }), closed]);
+    const io = promptIo(this.#input, this.#output, signal, this.#hooks.interrupt);
     try {
-      this.#output.write(`\n? ${params.message}\n`);
       if (params.mode === 'url') {
-        this.#output.write(`  The server asks you to open: ${params.url}\n`);
-        const answer = await question('  Did you complete it there? [a]ccept / [d]ecline / [c]ancel: ');
-        return { action: action(answer) ?? 'decline' };
+        log.info(`${params.message}\nThe server asks you to open: ${params.url}`, io.common);
+        return { action: (await chooseAction('Did you complete it there?', 'accept', io)) ?? 'cancel' };
       }
-      for (;;) {
-        const answer = await question('  Answer this form? [a]ccept / [d]ecline / [c]ancel (a): ');
-        const chosen = answer.trim() === '' ? 'accept' : action(answer);
-        if (chosen === 'accept') break;
-        if (chosen !== undefined) return { action: chosen };
-        this.#output.write(`  "${answer.trim()}" is not a choice: type a (accept), d (decline) or c (cancel).\n`);
-      }
+      const chosen = (await chooseAction(params.message, 'accept', io)) ?? 'cancel';
+      if (chosen !== 'accept') return { action: chosen };
       const content: Record<string, FieldValue> = {};
       for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
-        const value = await askField(field, question, this.#output);
+        const value = await askField(field, io);
+        if (value === 'cancelled') return { action: 'cancel' };
         if (value !== undefined) content[field.name] = value;
       }
       return { action: 'accept', content };
     } finally {
-      rl.close();
+      io.close();
       this.#hooks.after?.();
     }
   }
 }
 
-async function askField(
-  field: FormField,
-  question: (text: string) => Promise<string>,
-  output: Writable,
-): Promise<FieldValue | undefined> {
-  if (field.description) output.write(`  ${field.description}\n`);
-  if (field.choices.length > 0)
-    output.write(
-      `${field.choices.map((c, i) => `    ${i + 1}) ${c.title}${c.title !== c.value ? ` (${c.value})` : ''}`).join('\n')}\n`,
-    );
-  const hint = field.kind === 'boolean' ? 'y/n' : field.kind === 'multi' ? 'comma-separated' : field.kind;
-  const fallback = field.default === undefined ? '' : `, default ${JSON.stringify(field.default)}`;
-  const prompt = `  ${field.label}${field.required ? ' *' : ''} [${hint}${fallback}]: `;
-  for (;;) {
-    const text = await question(prompt);
-    if (text.trim() === '' && field.kind !== 'string') {
-      if (field.default !== undefined) return field.default;
-      if (!field.required) return undefined;
-      output.write('  This field is required.\n');
-      continue;
-    }
-    if (text === '' && field.kind === 'string') {
-      if (field.default !== undefined) return field.default;
-      if (!field.required) return undefined;
-    }
-    const parsed = parseTyped(field, text);
-    if (parsed.ok) return parsed.value;
-    output.write(`  ${parsed.reason}\n`);
-  }
+/** Accept / decline / cancel as a list: only a valid answer can be picked, and the keys are shown under it. */
+async function chooseAction(
+  message: string,
+  initial: ElicitResult['action'],
+  io: PromptIo,
+): Promise<ElicitResult['action'] | undefined> {
+  const picked = await select<ElicitResult['action']>({
+    ...io.common,
+    message,
+    initialValue: initial,
+    options: [
+      { value: 'accept', label: 'Accept', hint: 'fill in the form' },
+      { value: 'decline', label: 'Decline', hint: 'say no' },
+      { value: 'cancel', label: 'Cancel', hint: 'dismiss without answering' },
+    ],
+  });
+  return io.settled(picked);
 }
 
-function action(text: string): ElicitResult['action'] | undefined {
-  const t = text.trim().toLowerCase();
-  if (t === 'a' || t === 'accept') return 'accept';
-  if (t === 'd' || t === 'decline') return 'decline';
-  if (t === 'c' || t === 'cancel') return 'cancel';
-  return undefined;
+/**
+ * The streams and stop signal every prompt of one form shares. Ends the prompt in progress when the input ends,
+ * Ctrl-C is pressed or `signal` aborts; `settled` then throws that reason instead of reading it as Escape.
+ */
+function promptIo(input: Readable, output: Writable, signal: AbortSignal, interrupt?: () => void): PromptIo {
+  const stop = new AbortController();
+  const end = (reason: Error) => () => stop.abort(reason);
+  const onEnd = end(new Error('input closed'));
+  const onAbort = () => stop.abort(signal.reason);
+  const onKey = (_: string, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl !== true || key.name !== 'c') return;
+    stop.abort(new Error('interrupted'));
+    (interrupt ?? (() => process.kill(process.pid, 'SIGINT')))();
+  };
+  emitKeypressEvents(input);
+  input.on('keypress', onKey);
+  input.once('end', onEnd);
+  input.once('close', onEnd);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (input.readableEnded) onEnd();
+  return {
+    common: { input, output, signal: stop.signal },
+    settled<T>(value: T): Exclude<T, symbol> | undefined {
+      if (!isCancel(value)) return value as Exclude<T, symbol>;
+      if (stop.signal.aborted) throw stop.signal.reason;
+      return undefined;
+    },
+    close() {
+      input.off('keypress', onKey);
+      input.off('end', onEnd);
+      input.off('close', onEnd);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
 }

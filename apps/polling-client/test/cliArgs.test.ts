@@ -80,6 +80,15 @@ describe('parseCliArgs', () => {
     expect(out).toMatch(/--non-interactive <action>/);
   });
 
+  it('with no command, shows the overview on the error output and fails as a usage error', () => {
+    let out = '';
+    let err = '';
+    const output = { out: (text: string) => (out += text), err: (text: string) => (err += text) };
+    expect(() => parseCliArgs([], '1.2.3', output)).toThrow(new UsageError('a command is required'));
+    expect(err).toMatch(/Usage: mcp-tasks-polling-client \[options\] \[command\][\s\S]*pending/);
+    expect(out).toBe('');
+  });
+
   it('reads timeouts in seconds and the non-interactive answer', () => {
     expect(
       parseCliArgs([

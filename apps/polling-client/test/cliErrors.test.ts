@@ -1,7 +1,7 @@
 import { InputHandlerError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from '@mcp-tasks/client';
 import { ProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, describeFailure, UsageError } from '../src/cliErrors.js';
+import { ConnectionError, describeFailure, TaskLostError, UsageError } from '../src/cliErrors.js';
 
 describe('describeFailure: the exit code contract', () => {
   const internal = new ProtocolError(-32603, 'boom');
@@ -15,6 +15,7 @@ describe('describeFailure: the exit code contract', () => {
     ['JSON-RPC error of the call', new ProtocolError(-32602, 'unknown tool'), 5],
     ['cancelled task', new TaskCancelledError('t'), 3],
     ['unknown or expired task', new TaskNotFoundError('t', new ProtocolError(-32602, 'not found')), 3],
+    ['task the server lost while away', new TaskLostError('t'), 3],
     ['unanswerable input', new InputHandlerError('k', 'roots/list', 'no handler'), 3],
     [
       'a form with no terminal to ask on',
@@ -26,6 +27,13 @@ describe('describeFailure: the exit code contract', () => {
     const failure = describeFailure(error);
     expect(failure.code).toBe(code);
     expect(failure.message).not.toContain('\n');
+  });
+
+  it('names an unknown task once', () => {
+    const cause = new ProtocolError(-32602, 'Invalid params: task not found or expired: abc');
+    expect(describeFailure(new TaskNotFoundError('abc', cause)).message).toBe(
+      'The server does not know task abc (not found or expired)',
+    );
   });
 
   it('points at --token when HTTP credentials are rejected', () => {

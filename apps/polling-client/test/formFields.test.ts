@@ -1,6 +1,6 @@
 import type { PrimitiveSchemaDefinition } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
-import { checkValue, formFields, parseTyped } from '../src/formFields.js';
+import { checkValue, formFields, parseTyped, typingHint } from '../src/formFields.js';
 
 const properties: Record<string, PrimitiveSchemaDefinition> = {
   name: { type: 'string', title: 'Name', minLength: 2 },
@@ -54,13 +54,34 @@ describe('formFields', () => {
     expect(checkValue(field('tags'), ['a', 'b', 'c']).ok).toBe(false);
   });
 
-  it('parses typed text: yes/no, numbers, choices by number or value, comma lists', () => {
-    expect(parseTyped(field('confirm'), 'Y')).toEqual({ ok: true, value: true });
-    expect(parseTyped(field('confirm'), 'no')).toEqual({ ok: true, value: false });
+  it('parses typed numbers and checks typed text', () => {
     expect(parseTyped(field('ratio'), ' 0.5 ')).toEqual({ ok: true, value: 0.5 });
     expect(parseTyped(field('ratio'), 'abc').ok).toBe(false);
-    expect(parseTyped(field('region'), '2')).toEqual({ ok: true, value: 'us' });
-    expect(parseTyped(field('env'), 'prod')).toEqual({ ok: true, value: 'prod' });
-    expect(parseTyped(field('tags'), 'a, 3')).toEqual({ ok: true, value: ['a', 'c'] });
+    expect(parseTyped(field('count'), '')).toEqual({ ok: false, reason: 'expected a number' });
+    expect(parseTyped(field('name'), 'Ada')).toEqual({ ok: true, value: 'Ada' });
+  });
+
+  it('checks string formats: email, uri, date (a real day), date-time', () => {
+    const [email, uri, date, dateTime] = formFields({
+      email: { type: 'string', format: 'email' },
+      uri: { type: 'string', format: 'uri' },
+      date: { type: 'string', format: 'date' },
+      dateTime: { type: 'string', format: 'date-time' },
+    });
+    if (email === undefined || uri === undefined || date === undefined || dateTime === undefined) throw new Error();
+    expect(checkValue(email, 'a@b.io').ok).toBe(true);
+    expect(checkValue(email, 'nobody')).toEqual({ ok: false, reason: 'expected an email address (name@example.com)' });
+    expect(checkValue(uri, 'https://example.com/x').ok).toBe(true);
+    expect(checkValue(uri, 'example.com').ok).toBe(false);
+    expect(checkValue(date, '2024-02-29').ok).toBe(true);
+    expect(checkValue(date, '2025-02-30').ok).toBe(false);
+    expect(checkValue(dateTime, '2025-06-01T12:30:00+02:00').ok).toBe(true);
+    expect(checkValue(dateTime, '2025-06-01 noon').ok).toBe(false);
+  });
+
+  it('describes what to type for numbers with a range and formatted strings', () => {
+    expect(typingHint(field('count'))).toBe('a whole number from 1 to 5');
+    expect(typingHint(field('ratio'))).toBe('a number');
+    expect(typingHint(field('name'))).toBeUndefined();
   });
 });

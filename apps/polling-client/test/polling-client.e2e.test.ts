@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFlakyProxy } from './flakyProxy.js';
 import {
   builtArtefacts,
   childPids,
@@ -16,6 +18,7 @@ import {
   SERVER_MAIN,
   type ServerUnderTest,
   startClient,
+  startClientInTerminal,
   startServer,
   type TransportKind,
 } from './processes.js';
@@ -201,6 +204,121 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   });
 });
 
+describe('--json: stdout is exactly one JSON document for every command, failures included', () => {
+  /** Parses stdout as one JSON value (two documents, or any text around one, fail to parse). */
+  const one = (result: { stdout: string; stderr: string }): unknown => {
+    try {
+      return JSON.parse(result.stdout);
+    } catch {
+      throw new Error(`stdout is not one JSON document:\n${result.stdout}\nstderr:\n${result.stderr}`);
+    }
+  };
+  const failure = (exitCode: number) => ({ error: { message: expect.any(String), exitCode } });
+
+  it('tools, call, call --detach, status, cancel, resume, pending, and their failures', async () => {
+    const http = await startServer('http');
+    const on = [...http.flags, '--journal', journal, '--json'];
+    const run = async (args: string[], code: number) => {
+      const result = await runClient([...args, ...on]);
+      expect(result.code, result.stderr).toBe(code);
+      return one(result);
+    };
+    expect(await run(['tools'], 0)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'checksum_data' })]),
+    );
+    expect(await run(['call', 'checksum_data', '--args', '{"megabytes":1}'], 0)).toMatchObject({ content: [{}] });
+    const detached = (await run(['call', 'checksum_data', '--args', '{"megabytes":4096}', '--detach'], 0)) as {
+      taskId: string;
+    };
+    expect(detached).toEqual({ taskId: expect.any(String), status: 'working' });
+    expect(await run(['pending'], 0)).toEqual([expect.objectContaining({ taskId: detached.taskId })]);
+    expect(await run(['status', detached.taskId], 0)).toMatchObject({ taskId: detached.taskId, status: 'working' });
+    expect(await run(['cancel', detached.taskId], 0)).toEqual({ taskId: detached.taskId, cancelRequested: true });
+    expect(await run(['resume', detached.taskId], 3)).toEqual(failure(3));
+    expect(await run(['status', 'no-such-task'], 3)).toEqual(failure(3));
+    expect(await run(['cancel', 'no-such-task'], 3)).toEqual(failure(3));
+    expect(await run(['call', 'no_such_tool'], 5)).toEqual(failure(5));
+    expect(await run(['call', 'checksum_data', '--bogus'], 2)).toEqual(failure(2));
+    expect(await run(['no-such-command'], 2)).toEqual(failure(2));
+    expect(one(await runClient(['pending', '--refresh', '--journal', journal, '--json']))).toEqual([]);
+    const unreachable = await runClient(['tools', '--url', 'http://127.0.0.1:9/mcp', '--json']);
+    expect(unreachable.code).toBe(4);
+    expect(one(unreachable)).toEqual(failure(4));
+  });
+
+  it('Ctrl-C: the one document says the run was interrupted and what became of the task', async () => {
+    const http = await startServer('http');
+    const running = startClient([...LONG_JOB, ...http.flags, '--journal', journal, '--json']);
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    running.child.kill('SIGINT');
+    expect(await running.exited()).toBe(130);
+    expect(one({ stdout: running.stdout(), stderr: running.stderr() })).toEqual({
+      error: { message: expect.stringMatching(/^interrupted; cancellation of task \S+ requested$/), exitCode: 130 },
+    });
+  });
+});
+
+describe('a server that goes away mid-task and comes back', () => {
+  it('a server restarted on the same port no longer knows the task: says so once, drops it, exits 3', async () => {
+    const first = await startServer('http');
+    const url = String(first.flags[1]);
+    const port = new URL(url).port;
+    const running = startClient([...LONG_JOB, '--url', url, '--journal', journal, '--retry-for', '30']);
+    await running.waitFor(WORKING_LINE);
+    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    first.process?.child.kill('SIGKILL');
+    await running.waitFor(/lost the server .*; retrying in/);
+    // The same address again, but a fresh process: its tasks lived in the old one's memory.
+    await startServer('http', ['--port', port]);
+    expect(await running.exited(), running.stderr()).toBe(3);
+    expect(running.stderr()).toMatch(
+      new RegExp(
+        `^error: The server no longer knows task ${taskId} \\(it may have restarted and lost it.*removed it from the journal\\n$`,
+      ),
+    );
+    expect(running.stderr().trimEnd().split('\n')).toHaveLength(1);
+    // Not worth keeping: nothing can find that task again.
+    expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+  });
+
+  it('a network that drops every connection for a while is retried, and the task completes', async () => {
+    const http = await startServer('http');
+    const proxy = await startFlakyProxy(Number(new URL(String(http.flags[1])).port));
+    try {
+      const url = `http://127.0.0.1:${proxy.port}/mcp`;
+      const args = ['call', 'checksum_data', '--args', '{"megabytes":256,"seed":"flaky"}'];
+      const running = startClient([...args, '--url', url, '--journal', journal, '--retry-for', '60']);
+      await running.waitFor(WORKING_LINE);
+      proxy.cut();
+      await running.waitFor(/lost the server .*; retrying in/);
+      proxy.restore();
+      expect(await running.exited(), running.stderr()).toBe(0);
+      expect(running.stdout()).toMatch(/SHA-256 of 256 MiB generated from seed "flaky": [0-9a-f]{64}/);
+      expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('the interactive form on a terminal', () => {
+  it('asks accept / decline / cancel and each field with prompts, sends the answer, and completes', async () => {
+    const http = await startServer('http');
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"4.0.0"}'];
+    const running = startClientInTerminal([...args, ...http.flags, '--journal', journal]);
+    const screen = () => stripVTControlCharacters(running.stdout());
+    const press = async (shown: string, keys: string) => {
+      await eventually(() => screen().includes(shown), `the terminal shows ${shown}:\n${screen()}`);
+      running.child.stdin?.write(keys);
+    };
+    await press('↑/↓ to navigate • Enter: confirm', '\r'); // Accept is preselected.
+    await press('Deploy now?', 'y');
+    await press('Change note', 'typed at a prompt\r');
+    expect(await running.exited(), screen()).toBe(0);
+    expect(screen()).toMatch(/Deployed web@4\.0\.0 to staging, build [0-9a-f]{12} \(note: typed at a prompt\)/);
+  });
+});
+
 describe('servers that do not answer, and stale journal entries', () => {
   it('gives up on a --stdio command that is not an MCP stdio server, says what it said, and reaps it', async () => {
     const notStdio = `${process.execPath} ${SERVER_MAIN} --transport http --port 0`;
@@ -228,6 +346,25 @@ describe('servers that do not answer, and stale journal entries', () => {
     const result = await runClient(['tools', '--url', httpUrl]);
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/use a ws:\/\/ URL/);
+  });
+
+  it('status of a task the journal no longer holds says why and how to name the server (exit 2)', async () => {
+    const result = await runClient(['status', 'ended-task', '--journal', journal]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: task ended-task is not in the journal \(it ended, or was started with another --journal\), so say which server: --url <url> or --stdio "<command>"\n/,
+    );
+  });
+
+  it('pending --refresh says the states were just asked, not that they are stale', async () => {
+    const http = await startServer('http');
+    const flags = [...http.flags, '--journal', journal];
+    const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":4096}', '--detach', ...flags]);
+    const refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
+    expect(refreshed.stdout).toMatch(new RegExp(`^${detached.stdout.trim()}  checksum_data  working`, 'm'));
+    expect(refreshed.stdout).toMatch(/^\(states just asked of their servers\)$/m);
+    expect(refreshed.stdout).not.toMatch(/as last seen/);
+    await runClient(['cancel', detached.stdout.trim(), ...flags]);
   });
 
   it('pending --refresh drops a task that ended instead of showing it working forever', async () => {

@@ -29,7 +29,7 @@ export interface Running {
   exited(): Promise<number>;
 }
 
-function track(child: ChildProcess, scope: Scope = 'test'): Running {
+export function track(child: ChildProcess, scope: Scope = 'test'): Running {
   children[scope].add(child);
   let out = '';
   let err = '';
@@ -116,7 +116,7 @@ export interface ServerUnderTest {
 }
 
 /**
- * Starts the tool server for `kind`. For http and ws it runs on port 0 and the URL is read from its stderr; for
+ * Starts the tool server for `kind`. For http and ws it runs on port 0 (unless `extra` names a `--port`) and the URL is read from its stderr; for
  * stdio nothing starts here: the client spawns the server from the `--stdio` command line it is given.
  */
 export async function startServer(
@@ -126,7 +126,8 @@ export async function startServer(
 ): Promise<ServerUnderTest> {
   const args = [SERVER_MAIN, '--transport', kind, '--tools', 'demo', ...extra];
   if (kind === 'stdio') return { flags: ['--stdio', `${process.execPath} ${args.join(' ')}`], process: undefined };
-  const server = track(spawn(process.execPath, [...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] }), scope);
+  const port = extra.includes('--port') ? [] : ['--port', '0'];
+  const server = track(spawn(process.execPath, [...args, ...port], { stdio: ['ignore', 'pipe', 'pipe'] }), scope);
   const [url] = await server.waitFor(/(?:http|ws):\/\/[^\s]+\/mcp/, { stream: 'stderr' });
   return { flags: ['--url', url], process: server };
 }
@@ -139,6 +140,16 @@ export function startClient(args: readonly string[], env: Record<string, string>
       env: { ...process.env, ...env },
     }),
   );
+}
+
+/**
+ * Starts the built client on a pseudo-terminal (util-linux `script`), 100 columns wide, so it prompts as it does
+ * for a person; write key presses to `child.stdin`. Its stdout carries the terminal's output, escapes and all.
+ */
+export function startClientInTerminal(args: readonly string[]): Running {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const command = `stty cols 100 rows 40; exec ${[process.execPath, CLIENT_MAIN, ...args].map(quote).join(' ')}`;
+  return track(spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] }));
 }
 
 /** Runs the client to its end. */

@@ -43,6 +43,67 @@ Options:
 
 For http and ws the endpoint URL is printed to stderr once the server is ready.`;
 
+const OPTIONS = {
+  transport: { type: 'string', default: 'http' },
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '0' },
+  tools: { type: 'string', default: 'all' },
+  token: { type: 'string' },
+  'log-level': { type: 'string', default: 'info' },
+  console: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'V', default: false },
+} as const;
+
+/** Every option as typed, for "did you mean" and the list of what is valid. */
+const OPTION_NAMES = Object.keys(OPTIONS).map((name) => `--${name}`);
+
+/**
+ * One readable line for a `parseArgs` failure: an unknown option names the closest valid one and lists them all;
+ * a value that starts with `-` says how to pass it.
+ */
+function explainParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (unknown !== undefined) {
+    const near = closest(unknown.replace(/=.*$/, ''), OPTION_NAMES);
+    return `unknown option ${unknown}${near === undefined ? '' : ` (did you mean ${near}?)`}; valid options: ${OPTION_NAMES.join(', ')}`;
+  }
+  const dashed = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(message)?.[1];
+  if (dashed !== undefined) return `${dashed} needs a value; for one that starts with "-" write ${dashed}=<value>`;
+  const missing = /^Option '(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+  if (missing !== undefined) return `${missing} needs a value`;
+  const positional = /^Unexpected argument '([^']*)'/.exec(message)?.[1];
+  if (positional !== undefined) return `unexpected argument "${positional}": this command takes options only`;
+  // parseArgs messages are one readable line followed by hints: keep the line.
+  return (message.split('\n')[0] ?? message).replace(/\.$/, '');
+}
+
+/** The candidate within edit distance 2 of `typed`, if any. */
+function closest(typed: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const distance = editDistance(typed, name);
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}
+
 const TRANSPORTS: readonly TransportName[] = ['stdio', 'http', 'ws'];
 const TOOL_SETS: readonly ToolSet[] = ['demo', 'conformance', 'all'];
 
@@ -53,31 +114,15 @@ function oneOf<T extends string>(option: string, value: string, allowed: readonl
 
 /**
  * Parses the command line (without the node and script arguments). Returns `'help'` for `--help`, `'version'`
- * for `--version`; throws
- * {@link UsageError} on an unknown option, a missing or invalid value, or a positional argument.
+ * for `--version`; throws {@link UsageError} (one line saying what is valid) on an unknown option, a missing or
+ * invalid value, or a positional argument.
  */
 export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        transport: { type: 'string', default: 'http' },
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '0' },
-        tools: { type: 'string', default: 'all' },
-        token: { type: 'string' },
-        'log-level': { type: 'string', default: 'info' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'V', default: false },
-        console: { type: 'boolean', default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    // parseArgs messages are already one readable line; drop its trailing hints.
-    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error));
+    throw new UsageError(explainParseError(error));
   }
   if (values.help === true) return 'help';
   if (values.version === true) return 'version';

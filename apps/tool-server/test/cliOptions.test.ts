@@ -33,16 +33,19 @@ describe('parseCliOptions', () => {
     [['--transport', 'tcp'], '--transport must be one of stdio, http, ws (got "tcp")'],
     [['--tools', 'some'], '--tools must be one of demo, conformance, all (got "some")'],
     [['--port=-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
-    [['--port', '-1'], /^Option '--port' argument is ambiguous/],
+    [['--port', '-1'], '--port needs a value; for one that starts with "-" write --port=<value>'],
     [['--port', '70000'], '--port must be an integer from 0 to 65535 (got "70000")'],
     [['--port', '1.5'], '--port must be an integer from 0 to 65535 (got "1.5")'],
     [['--log-level', 'loud'], '--log-level must be one of debug, info, warn, error, silent (got "loud")'],
     [['--token', 'a b'], '--token must be non-empty printable ASCII without spaces'],
     [['--transport', 'stdio', '--token', 't'], /--token applies to http and ws only/],
     [['--transport', 'stdio', '--console'], /--console applies to http and ws only/],
-    [['--bogus'], /^Unknown option '--bogus'/],
-    [['stray'], /positional/],
-    [['--port'], /argument missing/],
+    [['--bogus'], /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --log-level/],
+    [['--transprot', 'ws'], /^unknown option --transprot \(did you mean --transport\?\); valid options: /],
+    [['--log_level=debug'], /^unknown option --log_level \(did you mean --log-level\?\)/],
+    [['-x'], /^unknown option -x; valid options: .*--help, --version$/],
+    [['stray'], 'unexpected argument "stray": this command takes options only'],
+    [['--port'], '--port needs a value'],
   ])('rejects %j with one readable line', (argv, message) => {
     let caught: unknown;
     try {

@@ -154,4 +154,19 @@ describe('dist/main.js', () => {
       'mcp-tasks-tool-server: --transport must be one of stdio, http, ws (got "carrier-pigeon") (see --help)\n',
     );
   });
+
+  it('names the closest valid option and lists them all for an unknown one (exit 2)', async () => {
+    const server = start(['--transprot', 'ws']);
+    expect(await server.exited).toEqual([2, null]);
+    expect(server.output().stderr).toMatch(
+      /^mcp-tasks-tool-server: unknown option --transprot \(did you mean --transport\?\); valid options: --transport, --host, --port, --tools, --token, --log-level, --console, --help, --version \(see --help\)\n$/,
+    );
+  });
+
+  it('--help prints every option and exits 0', async () => {
+    const server = start(['--help']);
+    expect(await server.exited).toEqual([0, null]);
+    for (const option of ['--transport', '--host', '--port', '--tools', '--token', '--log-level', '--version'])
+      expect(server.output().stdout).toContain(option);
+  });
 });

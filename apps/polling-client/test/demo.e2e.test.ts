@@ -1,0 +1,65 @@
+/**
+ * `pnpm demo` as a newcomer runs it: the root script (a quiet build, then the demo) shows the demo's steps in
+ * order and nothing of the build.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import { killAll, track } from './processes.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+afterEach(killAll);
+
+it('the root "demo" script prints the demo in order and no build logs', { timeout: 120_000 }, async () => {
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    packageManager: string;
+  };
+  // `pnpm demo` exactly: through the pnpm running these tests when there is one, else the pinned one via npx.
+  const execPath = process.env.npm_execpath;
+  const [file, args] =
+    execPath !== undefined && /pnpm/.test(execPath)
+      ? [process.execPath, [execPath, 'demo']]
+      : ['npx', ['-y', packageManager, 'demo']];
+  const demo = track(spawn(file, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const code = await demo.exited();
+  const out = demo.stdout();
+  expect(code, `${out}\n${demo.stderr()}`).toBe(0);
+  // npm itself may warn about the machine's npm config when the demo goes through npx; nothing else is said there.
+  expect(demo.stderr().replace(/^npm warn .*\n/gm, '')).toBe('');
+  let rest = out;
+  for (const step of [
+    /Starting the tool server/,
+    /│ http:\/\/127\.0\.0\.1:\d+\/mcp/,
+    /1\/2 {2}deploy_service/,
+    /│ task \S+ created/,
+    /\] working\b/,
+    /\] input_required/,
+    /answered "Deploy web@1\.4\.0/,
+    /\] working\b/,
+    /\] completed/,
+    /Deployed web@1\.4\.0 to staging/,
+    /2\/2 {2}checksum_data/,
+    /\] working: hashing: /,
+    /cancellation of task \S+ requested/,
+    /Demo finished/,
+  ]) {
+    const at = rest.search(step);
+    expect(at, `${step} after what came before, in:\n${out}`).toBeGreaterThanOrEqual(0);
+    rest = rest.slice(at + 1);
+  }
+  // The build before it is quiet: no turbo command line or summary, no per-package task lines, no compiler. Before
+  // the demo's first line there is only pnpm's echo of the one short script command.
+  expect(out).not.toMatch(/turbo|Tasks: |Cached: |cache (hit|miss)|:build: |> tsc|\btsc -b\b/i);
+  const before = out
+    .slice(0, out.search(/Starting the tool server/))
+    .trim()
+    .split('\n');
+  expect(
+    before.filter(
+      (line) => line !== '' && !/^> (mcp-tasks@ demo |node apps\/polling-client\/demo\/run\.js$)/.test(line),
+    ),
+  ).toEqual([]);
+});
