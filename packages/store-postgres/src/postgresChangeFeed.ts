@@ -1,4 +1,5 @@
 import type { TaskEvent, TaskListener, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
+import { decodeText } from './nulSafe.js';
 import { parseRecord } from './rows.js';
 
 /** A notification on the store's channel, as `schema.ts` builds it. */
@@ -96,7 +97,9 @@ export class PostgresChangeFeed {
       this.#onError(error);
       return;
     }
-    const [kind, seq, version, instance, taskId, owner, record] = message;
+    const [kind, seq, version, instance, encodedId, encodedOwner, record] = message;
+    const taskId = decodeText(encodedId);
+    const owner = decodeText(encodedOwner);
     this.#highWater = Math.max(this.#highWater, seq);
     if (instance === this.#source.instanceId) return; // delivered when the write committed
     if (kind === 'x') {

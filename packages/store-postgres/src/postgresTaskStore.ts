@@ -15,6 +15,7 @@ import {
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import pg from 'pg';
 import { ChangeListener } from './changeListener.js';
+import { encodeText } from './nulSafe.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
 import { parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
@@ -93,7 +94,7 @@ export class PostgresTaskStore implements TaskStore {
     this.#feed = new PostgresChangeFeed(
       {
         instanceId: this.instanceId,
-        fetch: (ids) => this.#records(this.#sql.getMany, [ids]),
+        fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
         changedSince: async (seq, limit) =>
           (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map((row) => ({
             record: parseRecord(row.record as string),
@@ -125,15 +126,15 @@ export class PostgresTaskStore implements TaskStore {
   async create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
     this.#assertOpen();
     const taskId = options.taskId ?? this.#newId();
-    if (byteLength(taskId) + byteLength(owner) > MAX_ID_AND_OWNER_BYTES) {
+    if (byteLength(encodeText(taskId)) + byteLength(encodeText(owner)) > MAX_ID_AND_OWNER_BYTES) {
       throw new TaskStoreError('invalid_argument', `Task id and owner exceed ${MAX_ID_AND_OWNER_BYTES} bytes`);
     }
     const record = newTask(taskId, owner, options, new Date().toISOString(), this.#maxTtlMs);
-    const values = [taskId, owner, ...writeValues(record)];
+    const values = [encodeText(taskId), encodeText(owner), ...writeValues(record)];
     await this.migrate();
     try {
       if (this.#maxTasksPerOwner === Number.POSITIVE_INFINITY) await this.#run(this.#sql.insert, values);
-      else if (!(await this.#insertUnderLimit(owner, values))) {
+      else if (!(await this.#insertUnderLimit(values))) {
         throw new TaskStoreError('task_limit', `Task limit reached: at most ${this.#maxTasksPerOwner} tasks per owner`);
       }
     } catch (error) {
@@ -146,13 +147,13 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   /** Counts and inserts under a per-owner lock, so concurrent creates cannot pass the limit together. */
-  async #insertUnderLimit(owner: TaskOwner, values: readonly unknown[]): Promise<boolean> {
+  async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw mapDatabaseError(error, this.#where);
     });
     try {
       await client.query('BEGIN');
-      await client.query(this.#sql.lockOwner, [owner]);
+      await client.query(this.#sql.lockOwner, [values[1]]);
       const inserted = await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
       await client.query('COMMIT');
       return inserted.rowCount === 1;
@@ -167,7 +168,7 @@ export class PostgresTaskStore implements TaskStore {
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     await this.migrate();
-    return (await this.#records(this.#sql.get, [taskId, owner]))[0];
+    return (await this.#records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
   }
 
   async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {
@@ -184,8 +185,8 @@ export class PostgresTaskStore implements TaskStore {
     }
     await this.migrate();
     const written = await this.#run(this.#sql.swap, [
-      taskId,
-      owner,
+      encodeText(taskId),
+      encodeText(owner),
       expectedVersion,
       ...writeValues(next),
       this.instanceId,

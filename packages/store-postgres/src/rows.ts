@@ -1,8 +1,9 @@
 import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
+import { decodeJson, encodeJson } from './nulSafe.js';
 
 /** Parses a stored record, freezing every object as it is built (records are shared and never mutated). */
 export function parseRecord(text: string): TaskRecord {
-  const record = JSON.parse(text, (_key, value: unknown) =>
+  const record = JSON.parse(decodeJson(text), (_key, value: unknown) =>
     typeof value === 'object' && value !== null ? Object.freeze(value) : value,
   ) as TaskRecord;
   return record;
@@ -20,5 +21,5 @@ export function leaseUntilOf(record: TaskRecord): number | null {
 
 /** The column values of a write, in the order of the store's statements: version, status, deadline, lease, record. */
 export function writeValues(record: TaskRecord): [number, string, number | null, number | null, string] {
-  return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), JSON.stringify(record)];
+  return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), encodeJson(JSON.stringify(record))];
 }

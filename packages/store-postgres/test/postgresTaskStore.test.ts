@@ -49,6 +49,18 @@ describe('PostgresTaskStore', () => {
     expect(isTaskStoreError(error, 'invalid_argument')).toBe(true);
   });
 
+  it('stores owners and payloads containing U+0000 and U+E000 unchanged', async () => {
+    const store = open();
+    const ops = new TaskOperations(store);
+    const owner = '\u0000anonymous\uE000';
+    const task = await ops.create(owner, { ttlMs: null, requestMeta: { 'k\u0000': 'v\u0000\\u0000\uE000\uE001' } });
+    await ops.setStatusMessage(owner, task.taskId, 'a\u0000b');
+    const stored = await store.get(owner, task.taskId);
+    expect(stored?.requestMeta).toEqual({ 'k\u0000': 'v\u0000\\u0000\uE000\uE001' });
+    expect(stored?.statusMessage).toBe('a\u0000b');
+    expect(await store.get('anonymous', task.taskId)).toBeUndefined();
+  });
+
   it('keeps tasks across a restart of the store (a new instance on the same table)', async () => {
     const table = `tasks_${++tables}`;
     const first = open({}, table);
