@@ -22,7 +22,7 @@ export async function openTaskStore(
   if (option.kind === 'memory') return { store: undefined, stop: async () => undefined };
   const { PostgresTaskStore } = await import('@mcp-tasks/store-postgres');
   let url: string;
-  let stop = async () => undefined as void;
+  let stop = async (): Promise<void> => undefined;
   if (option.kind === 'embedded') {
     const { startPostgres } = await import('@mcp-tasks/postgres-harness');
     const database = await startPostgres({ dataDir: option.dataDir });
