@@ -6,6 +6,12 @@ export type TransportName = 'stdio' | 'http' | 'ws';
 /** Which tools, prompts and resources are registered. */
 export type ToolSet = 'demo' | 'conformance' | 'all';
 
+/** Where tasks live: this process's memory, a PostgreSQL server, or a private PostgreSQL on a data directory. */
+export type StoreOption =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'embedded'; readonly dataDir: string };
+
 /** The parsed command line. */
 export interface CliOptions {
   readonly transport: TransportName;
@@ -18,6 +24,10 @@ export interface CliOptions {
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
   readonly console: boolean;
+  /** `--store` (or `MCP_TASKS_STORE`). @default memory */
+  readonly store: StoreOption;
+  /** This instance's worker id (leases, notifications). @default unique per process */
+  readonly instanceId: string | undefined;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -36,6 +46,10 @@ Options:
                               tools to register (default all)
   --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws)
   --console                   also serve the task console at /console/ (http, ws)
+  --store memory|postgres://user:pass@host:port/db|embedded:DIR
+                              where tasks live (default memory, or $MCP_TASKS_STORE);
+                              embedded: starts a private PostgreSQL on DIR
+  --instance-id ID            this instance's worker id (default unique per process)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -51,6 +65,8 @@ const OPTIONS = {
   token: { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
   console: { type: 'boolean', default: false },
+  store: { type: 'string' },
+  'instance-id': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
 } as const;
@@ -117,7 +133,10 @@ function oneOf<T extends string>(option: string, value: string, allowed: readonl
  * for `--version`; throws {@link UsageError} (one line saying what is valid) on an unknown option, a missing or
  * invalid value, or a positional argument.
  */
-export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 'version' {
+export function parseCliOptions(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CliOptions | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
@@ -152,5 +171,26 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
     token,
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
     console: values.console === true,
+    store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
+    instanceId: parseInstanceId(values['instance-id']),
   };
+}
+
+function parseStore(text: string): StoreOption {
+  if (text === 'memory') return { kind: 'memory' };
+  if (/^postgres(ql)?:\/\//.test(text)) {
+    if (!URL.canParse(text)) throw new UsageError('--store must be a valid postgres:// URL');
+    return { kind: 'postgres', url: text };
+  }
+  if (text.startsWith('embedded:') && text.length > 'embedded:'.length) {
+    return { kind: 'embedded', dataDir: text.slice('embedded:'.length) };
+  }
+  throw new UsageError(`--store must be memory, a postgres:// URL or embedded:DIR (got "${text}")`);
+}
+
+function parseInstanceId(value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const id = String(value);
+  if (!/^[\x21-\x7e]{1,100}$/.test(id)) throw new UsageError('--instance-id must be 1-100 printable ASCII characters');
+  return id;
 }

@@ -1,4 +1,5 @@
 import { McpServer } from '@mcp-tasks/server';
+import type { TaskStore } from '@mcp-tasks/task-store';
 import type { ToolSet } from './cliOptions.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
 import { registerConformancePrompts } from './conformancePrompts.js';
@@ -14,6 +15,10 @@ export interface ToolServerOptions {
   readonly tools?: ToolSet;
   /** Receives unexpected exceptions from the runtime. @default console.error */
   readonly onError?: (error: unknown) => void;
+  /** Where tasks live; closed with the server. @default a new in-memory store */
+  readonly taskStore?: TaskStore;
+  /** This instance's worker id. @default unique per process */
+  readonly workerId?: string;
 }
 
 /**
@@ -26,7 +31,12 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
   const server = new McpServer({
     serverInfo: { name: 'mcp-tasks-tool-server', version: VERSION },
     instructions: 'Sample long-running tool server of mcp-tasks: call the demo tools as tasks and poll tasks/get.',
-    tasks: { ttlMs: 3_600_000, pollIntervalMs: 250 },
+    tasks: {
+      ttlMs: 3_600_000,
+      pollIntervalMs: 250,
+      ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
+    },
+    ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
   if (tools !== 'demo') {

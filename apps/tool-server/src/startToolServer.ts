@@ -1,7 +1,8 @@
 import type { McpServer } from '@mcp-tasks/server';
-import type { CliOptions } from './cliOptions.js';
+import type { CliOptions, StoreOption } from './cliOptions.js';
 import { createToolServer } from './createToolServer.js';
 import { describeError, type Logger } from './logger.js';
+import { openTaskStore } from './openTaskStore.js';
 import { logRequests } from './requestLog.js';
 import type { RunningTransport } from './runningTransport.js';
 import { serveWithConsole } from './serveConsole.js';
@@ -26,23 +27,30 @@ export interface StartedToolServer {
 }
 
 /** What {@link startToolServer} needs: the command line, where `console` may be left out. */
-export type StartOptions = Omit<CliOptions, 'logLevel' | 'console'> & {
+export type StartOptions = Omit<CliOptions, 'logLevel' | 'console' | 'store' | 'instanceId'> & {
   readonly console?: boolean | undefined;
+  /** @default memory */
+  readonly store?: StoreOption | undefined;
+  readonly instanceId?: string | undefined;
   /** Where the console bundle is (tests). @default apps/task-console/dist */
   readonly consoleRoot?: string | undefined;
 };
 
 /** Builds the server for `options.tools` and serves it on `options.transport`. */
 export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
+  const tasks = await openTaskStore(options.store ?? { kind: 'memory' }, options.instanceId, logger);
   const server = createToolServer({
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
+    ...(tasks.store === undefined ? {} : { taskStore: tasks.store }),
+    ...(options.instanceId === undefined ? {} : { workerId: options.instanceId }),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
     transport = await serve(server, options, logger);
   } catch (error) {
     await server.close();
+    await tasks.stop();
     throw error;
   }
   let stopping: Promise<void> | undefined;
@@ -57,6 +65,7 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
           await transport.close();
         } finally {
           await server.close();
+          await tasks.stop();
         }
       })();
       return stopping;

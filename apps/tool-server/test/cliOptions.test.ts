@@ -3,7 +3,7 @@ import { parseCliOptions, UsageError } from '../src/cliOptions.js';
 
 describe('parseCliOptions', () => {
   it('defaults to http on 127.0.0.1, a free port, all tools, no token', () => {
-    expect(parseCliOptions([])).toEqual({
+    expect(parseCliOptions([], {})).toEqual({
       transport: 'http',
       host: '127.0.0.1',
       port: 0,
@@ -11,6 +11,7 @@ describe('parseCliOptions', () => {
       token: undefined,
       logLevel: 'info',
       console: false,
+      store: { kind: 'memory' },
     });
   });
 
@@ -24,6 +25,7 @@ describe('parseCliOptions', () => {
       token: 's3cret',
       logLevel: 'debug',
       console: true,
+      store: { kind: 'memory' },
     });
     expect(parseCliOptions(['--help'])).toBe('help');
     expect(parseCliOptions(['-h'])).toBe('help');
@@ -65,5 +67,26 @@ describe('parseCliOptions --version', () => {
   it('returns "version" for --version and -V', () => {
     expect(parseCliOptions(['--version'])).toBe('version');
     expect(parseCliOptions(['-V'])).toBe('version');
+  });
+});
+
+describe('parseCliOptions --store, --instance-id', () => {
+  it('reads a postgres URL, embedded:DIR or memory, from --store or MCP_TASKS_STORE', () => {
+    const url = 'postgres://u:p@db:5432/tasks';
+    expect(parseCliOptions(['--store', url], {})).toMatchObject({ store: { kind: 'postgres', url } });
+    expect(parseCliOptions([], { MCP_TASKS_STORE: url })).toMatchObject({ store: { kind: 'postgres', url } });
+    expect(parseCliOptions(['--store', 'memory'], { MCP_TASKS_STORE: url })).toMatchObject({
+      store: { kind: 'memory' },
+    });
+    expect(parseCliOptions(['--store', 'embedded:/var/tasks'], {})).toMatchObject({
+      store: { kind: 'embedded', dataDir: '/var/tasks' },
+    });
+    expect(parseCliOptions(['--instance-id', 'node-1'], {})).toMatchObject({ instanceId: 'node-1' });
+  });
+
+  it('rejects an unknown store or a malformed instance id with a usage error', () => {
+    expect(() => parseCliOptions(['--store', 'redis://x'], {})).toThrow(UsageError);
+    expect(() => parseCliOptions(['--store', 'embedded:'], {})).toThrow(UsageError);
+    expect(() => parseCliOptions(['--instance-id', 'has space'], {})).toThrow(UsageError);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { BUILD_CONFIG, LAYERS, RUNTIME_NEUTRAL, SCOPE } from './rules.js';
+import { BUILD_CONFIG, LAYERS, RUNTIME_NEUTRAL, SCOPE, TEST_ONLY } from './rules.js';
 
 const SOURCE = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
@@ -30,33 +30,41 @@ export function checkLayering(root, rules = {}) {
       continue;
     }
     const permitted = new Set([`${SCOPE}${dir}`, ...allowed.map((name) => `${SCOPE}${name}`)]);
-    violations.push(...checkManifest(dir, JSON.parse(readFileSync(manifestPath, 'utf8')), permitted));
-    violations.push(...checkSources(root, join(packagesDir, dir), permitted, neutral.has(dir)));
+    const testOnly = new Set((TEST_ONLY[dir] ?? []).map((name) => `${SCOPE}${name}`));
+    violations.push(...checkManifest(dir, JSON.parse(readFileSync(manifestPath, 'utf8')), permitted, testOnly));
+    violations.push(...checkSources(root, join(packagesDir, dir), permitted, neutral.has(dir), testOnly));
   }
   return violations;
 }
 
-/** @param {string} dir @param {Record<string, Record<string, string> | undefined>} manifest @param {Set<string>} permitted */
-function checkManifest(dir, manifest, permitted) {
+/**
+ * @param {string} dir @param {Record<string, Record<string, string> | undefined>} manifest @param {Set<string>} permitted
+ * @param {Set<string>} testOnly
+ */
+function checkManifest(dir, manifest, permitted, testOnly) {
   const found = [];
   for (const field of ['dependencies', 'peerDependencies', 'devDependencies']) {
     for (const name of Object.keys(manifest[field] ?? {})) {
       if (!name.startsWith(SCOPE) || permitted.has(name)) continue;
-      if (field === 'devDependencies' && BUILD_CONFIG.includes(name)) continue;
+      if (field === 'devDependencies' && (BUILD_CONFIG.includes(name) || testOnly.has(name))) continue;
       found.push(`packages/${dir}/package.json: ${field} lists ${name}, against the layering arrows`);
     }
   }
   return found;
 }
 
-/** @param {string} root @param {string} packageDir @param {Set<string>} permitted @param {boolean} neutral */
-function checkSources(root, packageDir, permitted, neutral) {
+/**
+ * @param {string} root @param {string} packageDir @param {Set<string>} permitted @param {boolean} neutral
+ * @param {Set<string>} testOnly
+ */
+function checkSources(root, packageDir, permitted, neutral, testOnly) {
   const found = [];
   for (const sub of ['src', 'test']) {
+    const allowed = sub === 'test' ? new Set([...permitted, ...testOnly]) : permitted;
     for (const file of sourceFiles(join(packageDir, sub))) {
       const where = relative(root, file).split(sep).join('/');
       for (const [, specifier = ''] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-        const problem = importProblem(specifier, file, packageDir, permitted, neutral && sub === 'src');
+        const problem = importProblem(specifier, file, packageDir, allowed, neutral && sub === 'src');
         if (problem !== undefined) found.push(`${where}: imports ${specifier}: ${problem}`);
       }
     }

@@ -4,6 +4,7 @@
  *
  *   protocol ← transport-kit ← transport-stdio | transport-http | transport-ws
  *   protocol ← task-store ← server
+ *   protocol ← task-store ← store-postgres
  *   protocol ← client
  */
 /** @type {Readonly<Record<string, readonly string[]>>} */
@@ -15,7 +16,17 @@ export const LAYERS = {
   'transport-ws': ['protocol', 'transport-kit'],
   'task-store': ['protocol'],
   server: ['protocol', 'task-store'],
+  'store-postgres': ['protocol', 'task-store'],
   client: ['protocol'],
+};
+
+/**
+ * Workspace packages a package may use in its tests only (devDependencies and test/, never src): the PostgreSQL
+ * store's cross-instance tests run real servers on a database the private harness starts.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const TEST_ONLY = {
+  'store-postgres': ['server', 'postgres-harness'],
 };
 
 /** Packages whose src must run in browsers, Deno, Bun and Workers: no `node:` imports. */

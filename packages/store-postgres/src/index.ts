@@ -1,0 +1,3 @@
+export type { PostgresTaskStoreOptions } from './postgresTaskStore.js';
+export { PostgresTaskStore } from './postgresTaskStore.js';
+export { isUnavailable, TaskStoreUnavailableError } from './unavailable.js';

@@ -1,0 +1,293 @@
+import {
+  type CreateTaskOptions,
+  createTaskIdGenerator,
+  isTerminalStatus,
+  type RandomFill,
+  type SwapResult,
+  type TaskListener,
+  type TaskOwner,
+  type TaskRecord,
+  type TaskStore,
+  TaskStoreError,
+  type TaskStoreLimits,
+  type Unsubscribe,
+} from '@mcp-tasks/task-store';
+import { newTask } from '@mcp-tasks/task-store/transitions';
+import pg from 'pg';
+import { ChangeListener } from './changeListener.js';
+import { encodeText } from './nulSafe.js';
+import { PostgresChangeFeed } from './postgresChangeFeed.js';
+import { parseRecord, writeValues } from './rows.js';
+import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
+import { mapDatabaseError } from './unavailable.js';
+
+/** Options of {@link PostgresTaskStore}; every one but the connection has a default. */
+export interface PostgresTaskStoreOptions extends TaskStoreLimits {
+  /** `postgres://user:pass@host:port/db`. Required unless `pool` is given (the listening connection uses it too). */
+  readonly connectionString?: string;
+  /** Further `pg` client settings (ssl, …) for the pool and the listening connection. */
+  readonly clientConfig?: pg.ClientConfig;
+  /** Table (and channel, sequence) name, a lower-case SQL identifier. @default 'mcp_tasks' */
+  readonly table?: string;
+  /** This instance's id in notifications, so it skips its own. @default a random id */
+  readonly instanceId?: string;
+  /** Pool size. @default 10 */
+  readonly maxConnections?: number;
+  /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
+  readonly statementTimeoutMs?: number;
+  /** How long to wait for a connection. @default 5_000 */
+  readonly connectTimeoutMs?: number;
+  /** Source of random bytes for task ids. @default globalThis.crypto.getRandomValues */
+  readonly randomFill?: RandomFill;
+  /** Receives exceptions thrown by change-feed listeners. @default console.error */
+  readonly onListenerError?: (error: unknown) => void;
+  /** Receives background errors (lost listening connection, failed catch-up). @default console.error */
+  readonly onError?: (error: unknown) => void;
+}
+
+const byteLength = (text: string) => new TextEncoder().encode(text).length;
+
+/**
+ * A `TaskStore` on PostgreSQL, shared by any number of server instances: one table (created on first use by an
+ * idempotent migration), the record as `jsonb`, every transition a conditional `UPDATE … WHERE version = $n`, and
+ * a change feed over `LISTEN/NOTIFY` that reaches every instance. Nothing lives only in this process: a restart
+ * or a second instance sees every task. Call `expireDue` and `lapsedLeases` periodically (the server's lease
+ * keeper does); any number of instances may sweep at once.
+ *
+ * When the database cannot be reached, calls reject with `TaskStoreUnavailableError` (`-32603` with a message
+ * naming the database) and the store keeps trying on later calls; it never throws asynchronously.
+ */
+export class PostgresTaskStore implements TaskStore {
+  readonly instanceId: string;
+  readonly #pool: pg.Pool;
+  readonly #sql: Statements;
+  readonly #feed: PostgresChangeFeed;
+  readonly #listener: ChangeListener;
+  readonly #newId: () => string;
+  readonly #maxTtlMs: number | null;
+  readonly #maxTasksPerOwner: number;
+  readonly #where: string;
+  #migrated: Promise<void> | undefined;
+  #listening: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: PostgresTaskStoreOptions) {
+    if (options.connectionString === undefined && options.clientConfig === undefined) {
+      throw new TypeError('PostgresTaskStore needs a connectionString (or clientConfig)');
+    }
+    const config: pg.ClientConfig = {
+      ...options.clientConfig,
+      ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
+      statement_timeout: options.statementTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    };
+    this.#where = describeTarget(config);
+    this.#sql = statementsFor(options.table ?? 'mcp_tasks');
+    this.#newId = createTaskIdGenerator(options.randomFill);
+    this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
+    this.#maxTtlMs = options.maxTtlMs ?? null;
+    this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
+    this.#pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    this.#pool.on('error', onError);
+    this.#feed = new PostgresChangeFeed(
+      {
+        instanceId: this.instanceId,
+        fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
+        changedSince: async (seq, limit) =>
+          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map((row) => ({
+            record: parseRecord(row.record as string),
+            seq: Number(row.seq),
+          })),
+      },
+      options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
+      onError,
+    );
+    this.#listener = new ChangeListener(config, this.#sql.channel, {
+      onNotification: (payload) => this.#feed.notified(payload),
+      onReconnected: () => this.#feed.catchUp(),
+      onError,
+    });
+  }
+
+  /** Creates the table if needed (also done by the first call); rejects when the database is unreachable. */
+  migrate(): Promise<void> {
+    this.#migrated ??= this.#run(this.#sql.migrate, []).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#migrated = undefined; // try again on the next call
+        throw error;
+      },
+    );
+    return this.#migrated;
+  }
+
+  async create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
+    this.#assertOpen();
+    const taskId = options.taskId ?? this.#newId();
+    if (byteLength(encodeText(taskId)) + byteLength(encodeText(owner)) > MAX_ID_AND_OWNER_BYTES) {
+      throw new TaskStoreError('invalid_argument', `Task id and owner exceed ${MAX_ID_AND_OWNER_BYTES} bytes`);
+    }
+    const record = newTask(taskId, owner, options, new Date().toISOString(), this.#maxTtlMs);
+    const values = [encodeText(taskId), encodeText(owner), ...writeValues(record)];
+    await this.migrate();
+    try {
+      if (this.#maxTasksPerOwner === Number.POSITIVE_INFINITY) await this.#run(this.#sql.insert, values);
+      else if (!(await this.#insertUnderLimit(values))) {
+        throw new TaskStoreError('task_limit', `Task limit reached: at most ${this.#maxTasksPerOwner} tasks per owner`);
+      }
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23505') {
+        throw new TaskStoreError('invalid_argument', `Task id ${taskId} is in use`);
+      }
+      throw error;
+    }
+    return record;
+  }
+
+  /** Counts and inserts under a per-owner lock, so concurrent creates cannot pass the limit together. */
+  async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw mapDatabaseError(error, this.#where);
+    });
+    try {
+      await client.query('BEGIN');
+      await client.query(this.#sql.lockOwner, [values[1]]);
+      const inserted = await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
+      await client.query('COMMIT');
+      return inserted.rowCount === 1;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw mapDatabaseError(error, this.#where);
+    } finally {
+      client.release();
+    }
+  }
+
+  async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
+    this.#assertOpen();
+    await this.migrate();
+    return (await this.#records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
+  }
+
+  async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {
+    this.#assertOpen();
+    const refusal = this.#refusal(taskId, owner, expectedVersion, next);
+    if (refusal !== undefined) {
+      // As in every store, a stale or foreign swap is a lost race first; a malformed `next` is refused only
+      // where it would have been written.
+      const current = await this.get(owner, taskId);
+      if (current === undefined || current.version !== expectedVersion || isTerminalStatus(current.status)) {
+        return { ok: false, current };
+      }
+      throw refusal;
+    }
+    await this.migrate();
+    const written = await this.#run(this.#sql.swap, [
+      encodeText(taskId),
+      encodeText(owner),
+      expectedVersion,
+      ...writeValues(next),
+      this.instanceId,
+    ]);
+    if (written.rowCount === 0) return { ok: false, current: await this.get(owner, taskId) };
+    // Records built by the transitions are deep-frozen already; anything else is frozen by a parse of its JSON.
+    const record = Object.isFrozen(next) ? next : parseRecord(JSON.stringify(next));
+    this.#feed.updated(record);
+    return { ok: true, record };
+  }
+
+  #refusal(taskId: string, owner: TaskOwner, expectedVersion: number, next: TaskRecord): TaskStoreError | undefined {
+    if (next.taskId !== taskId || next.owner !== owner || next.version !== expectedVersion + 1) {
+      return new TaskStoreError('invalid_argument', `swap of ${taskId} needs the next version of the same task`);
+    }
+    if (this.#maxTtlMs !== null && (next.ttlMs === null || next.ttlMs > this.#maxTtlMs)) {
+      return new TaskStoreError('ttl_limit', `ttlMs ${next.ttlMs} exceeds the maximum of ${this.#maxTtlMs} ms`);
+    }
+    return undefined;
+  }
+
+  async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    await this.migrate();
+    const removed = (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows.map((row) =>
+      parseRecord(row.record as string),
+    );
+    for (const record of removed) this.#feed.expired(record);
+    return removed;
+  }
+
+  async lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    await this.migrate();
+    return this.#records(this.#sql.lapsedLeases, [now, limit]);
+  }
+
+  /**
+   * Starts the listening connection on first use (and the migration) and adds `listener`. Resolves once
+   * notifications of every instance's writes will be delivered.
+   */
+  async watch(listener: TaskListener): Promise<Unsubscribe> {
+    this.#assertOpen();
+    await this.migrate();
+    this.#listening ??= this.#startListening().catch((error: unknown) => {
+      this.#listening = undefined;
+      throw mapDatabaseError(error, this.#where);
+    });
+    await this.#listening;
+    return this.#feed.add(listener);
+  }
+
+  async #startListening(): Promise<void> {
+    await this.#listener.start();
+    // Where a catch-up after a lost connection starts: nothing before LISTEN was active is owed.
+    this.#feed.startAt(Number((await this.#run(this.#sql.highWater, [])).rows[0]?.seq ?? 0));
+  }
+
+  /** For tests: drops the listening connection as a network failure would; it reconnects and catches up. */
+  simulateListenerDisconnect(): void {
+    this.#listener.simulateDisconnect();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#feed.clear();
+    await this.#listener.close();
+    await this.#pool.end().catch(() => undefined);
+  }
+
+  async #records(text: string, values: readonly unknown[]): Promise<TaskRecord[]> {
+    return (await this.#run(text, values)).rows.map((row) => parseRecord(row.record as string));
+  }
+
+  async #run(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    try {
+      return await this.#query(text, values);
+    } catch (error) {
+      throw mapDatabaseError(error, this.#where);
+    }
+  }
+
+  #query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    return values.length === 0 ? this.#pool.query(text) : this.#pool.query(text, values as unknown[]);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
+  }
+}
+
+/** `host:port/database` of a connection config, for error messages (never the password). */
+function describeTarget(config: pg.ClientConfig): string {
+  if (config.connectionString !== undefined) {
+    try {
+      const url = new URL(config.connectionString);
+      return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+    } catch {
+      return 'the configured address';
+    }
+  }
+  return `${config.host ?? 'localhost'}:${config.port ?? 5432}/${config.database ?? ''}`;
+}

@@ -1,0 +1,25 @@
+import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
+import { decodeJson, encodeJson } from './nulSafe.js';
+
+/** Parses a stored record, freezing every object as it is built (records are shared and never mutated). */
+export function parseRecord(text: string): TaskRecord {
+  const record = JSON.parse(decodeJson(text), (_key, value: unknown) =>
+    typeof value === 'object' && value !== null ? Object.freeze(value) : value,
+  ) as TaskRecord;
+  return record;
+}
+
+/** Epoch ms at which the task expires, or null when it never does. */
+export function deadlineOf(record: TaskRecord): number | null {
+  return record.ttlMs === null ? null : Date.parse(record.createdAt) + record.ttlMs;
+}
+
+/** The lease end the lapsed-lease query looks at: only a live task's lease counts. */
+export function leaseUntilOf(record: TaskRecord): number | null {
+  return record.lease === undefined || isTerminalStatus(record.status) ? null : record.lease.until;
+}
+
+/** The column values of a write, in the order of the store's statements: version, status, deadline, lease, record. */
+export function writeValues(record: TaskRecord): [number, string, number | null, number | null, string] {
+  return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), encodeJson(JSON.stringify(record))];
+}

@@ -1,0 +1,94 @@
+/** The terminal statuses as SQL: a row in one of them is never written again. */
+const TERMINAL = `('completed', 'failed', 'cancelled')`;
+
+/** Bytes of a record sent along with an expiry notification; a larger one is sent as a stub. */
+const NOTIFY_RECORD_LIMIT = 6_000;
+
+/** Most bytes of a task id plus its owner, so a notification stays under PostgreSQL's 8000-byte payload limit. */
+export const MAX_ID_AND_OWNER_BYTES = 1_500;
+
+/** A lower-case SQL identifier, safe to put in statements unquoted. */
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/** Every statement the store runs, for one table (and its sequence and notification channel of the same name). */
+export interface Statements {
+  readonly channel: string;
+  readonly migrate: string;
+  readonly insert: string;
+  readonly insertUnderLimit: string;
+  readonly lockOwner: string;
+  readonly get: string;
+  readonly getMany: string;
+  readonly swap: string;
+  readonly expireDue: string;
+  readonly lapsedLeases: string;
+  readonly changedSince: string;
+  readonly highWater: string;
+}
+
+/** The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease, record. */
+const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, record, seq';
+
+/**
+ * Builds the statements for `table`. Columns hold what the database queries by (owner, version, status, deadline,
+ * lease end, change sequence); the record itself is one `jsonb` document. `seq` grows with every write, so a
+ * listener that was disconnected can re-read what changed meanwhile.
+ */
+export function statementsFor(table: string): Statements {
+  if (!IDENTIFIER.test(table)) {
+    throw new TypeError(`Table name ${JSON.stringify(table)} must be a lower-case SQL identifier (a-z, 0-9, _)`);
+  }
+  const seq = `${table}_seq`;
+  // Payload: kind, seq, version, instance, task id, owner, and for an expiry the record when it fits (NOTIFY
+  // payloads stop at 8000 bytes; create bounds the id and owner so the rest always fits).
+  const notify = (kind: string, instance: string, record: string) =>
+    `pg_notify('${table}', json_build_array('${kind}', seq, version, ${instance}::text, task_id, owner, ${record})::text)`;
+  const recordIfSmall = `CASE WHEN octet_length(record::text) < ${NOTIFY_RECORD_LIMIT} THEN record END`;
+  return {
+    channel: table,
+    // Serialised by an advisory lock so instances starting together do not race on CREATE.
+    migrate: `
+      SELECT pg_advisory_xact_lock(hashtext('${table}'));
+      CREATE SEQUENCE IF NOT EXISTS ${seq};
+      CREATE TABLE IF NOT EXISTS ${table} (
+        task_id text PRIMARY KEY,
+        owner text NOT NULL,
+        version integer NOT NULL,
+        status text NOT NULL,
+        deadline bigint,
+        lease_until bigint,
+        record jsonb NOT NULL,
+        seq bigint NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
+      CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);`,
+    insert: `INSERT INTO ${table} (${WRITE_COLUMNS})
+      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}'))`,
+    insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
+      SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}')
+      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2) < $8`,
+    lockOwner: `SELECT pg_advisory_xact_lock(hashtext('${table}'), hashtext($1))`,
+    get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND owner = $2`,
+    getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
+    // The conditional write of every transition; the notification is sent when it commits.
+    swap: `WITH written AS (
+        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, record = $8::jsonb,
+          seq = nextval('${seq}')
+        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
+        RETURNING task_id, owner, version, seq)
+      SELECT ${notify('u', '$9', 'NULL')} FROM written`,
+    // Several instances sweep at once without waiting on each other's rows.
+    expireDue: `WITH due AS (
+        SELECT task_id FROM ${table} WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED),
+      removed AS (
+        DELETE FROM ${table} t USING due WHERE t.task_id = due.task_id
+        RETURNING t.task_id, t.owner, t.version, t.seq, t.record)
+      SELECT record::text AS record, ${notify('x', '$3', recordIfSmall)} FROM removed`,
+    lapsedLeases: `SELECT record::text AS record FROM ${table}
+      WHERE lease_until <= $1 AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
+    changedSince: `SELECT record::text AS record, seq FROM ${table} WHERE seq > $1 ORDER BY seq LIMIT $2`,
+    highWater: `SELECT last_value AS seq FROM ${seq}`,
+  };
+}

@@ -1,0 +1,44 @@
+import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
+
+/** Node socket errors and PostgreSQL SQLSTATE classes that mean "the database cannot answer now". */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+]);
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/; // connection exception, insufficient resources, operator intervention
+const STATEMENT_TIMEOUT = '57014';
+
+/**
+ * The task store's database could not be reached or did not answer in time. A `ProtocolError` with code `-32603`
+ * so a server answers the request with this message (where the database is, what went wrong) instead of a bare
+ * "Internal error", and goes on serving.
+ */
+export class TaskStoreUnavailableError extends ProtocolError {
+  constructor(message: string, cause: unknown) {
+    super(ErrorCode.InternalError, message, undefined, { cause });
+  }
+}
+
+/** Whether `error` (from `pg`) means the database is unreachable, overloaded or too slow. */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (code === STATEMENT_TIMEOUT) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(error.message);
+}
+
+/** Wraps an unavailability error of `pg` as {@link TaskStoreUnavailableError}; anything else is returned as is. */
+export function mapDatabaseError(error: unknown, where: string): unknown {
+  if (!isUnavailable(error)) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new TaskStoreUnavailableError(
+    `Task store unavailable: PostgreSQL at ${where} did not answer (${detail})`,
+    error,
+  );
+}

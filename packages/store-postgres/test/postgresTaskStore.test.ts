@@ -1,0 +1,116 @@
+import { freshDatabase } from '@mcp-tasks/postgres-harness';
+import { isTaskStoreError, type TaskEvent, TaskOperations, type TaskStoreLimits } from '@mcp-tasks/task-store';
+import { beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
+import { PostgresTaskStore, TaskStoreUnavailableError } from '../src/index.js';
+
+let url = '';
+let tables = 0;
+beforeAll(async () => {
+  url = await freshDatabase(inject('postgresUrl'), 'store');
+});
+
+/** Two stores (two instances) on one table, closed after the test. */
+function open(limits: TaskStoreLimits = {}, table = `tasks_${++tables}`): PostgresTaskStore {
+  const store = new PostgresTaskStore({ ...limits, connectionString: url, table, onError: () => undefined });
+  onTestFinished(() => store.close());
+  return store;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('PostgresTaskStore', () => {
+  it('enforces maxTasksPerOwner per owner, also for concurrent creates', async () => {
+    const store = open({ maxTasksPerOwner: 3 });
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => store.create('alice', { ttlMs: null })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    for (const o of outcomes) if (o.status === 'rejected') expect(isTaskStoreError(o.reason, 'task_limit')).toBe(true);
+    await expect(store.create('bob', { ttlMs: null })).resolves.toMatchObject({ owner: 'bob' });
+  });
+
+  it('rejects a ttl above maxTtlMs, or null under a maximum, with ttl_limit', async () => {
+    const store = open({ maxTtlMs: 60_000 });
+    expect(isTaskStoreError(await rejection(store.create('alice', { ttlMs: 60_001 })), 'ttl_limit')).toBe(true);
+    expect(isTaskStoreError(await rejection(store.create('alice', { ttlMs: null })), 'ttl_limit')).toBe(true);
+    const ops = new TaskOperations(store);
+    const task = await store.create('alice', { ttlMs: 1_000 });
+    expect(
+      isTaskStoreError(await rejection(ops.compareAndSwap('alice', task.taskId, 1, { ttlMs: 70_000 })), 'ttl_limit'),
+    ).toBe(true);
+  });
+
+  it('refuses an id and owner too long for a notification with invalid_argument', async () => {
+    const store = open();
+    const error = await rejection(store.create('x'.repeat(2_000), { ttlMs: null }));
+    expect(isTaskStoreError(error, 'invalid_argument')).toBe(true);
+  });
+
+  it('stores owners and payloads containing U+0000 and U+E000 unchanged', async () => {
+    const store = open();
+    const ops = new TaskOperations(store);
+    const owner = '\u0000anonymous\uE000';
+    const task = await ops.create(owner, { ttlMs: null, requestMeta: { 'k\u0000': 'v\u0000\\u0000\uE000\uE001' } });
+    await ops.setStatusMessage(owner, task.taskId, 'a\u0000b');
+    const stored = await store.get(owner, task.taskId);
+    expect(stored?.requestMeta).toEqual({ 'k\u0000': 'v\u0000\\u0000\uE000\uE001' });
+    expect(stored?.statusMessage).toBe('a\u0000b');
+    expect(await store.get('anonymous', task.taskId)).toBeUndefined();
+  });
+
+  it('keeps tasks across a restart of the store (a new instance on the same table)', async () => {
+    const table = `tasks_${++tables}`;
+    const first = open({}, table);
+    const ops = new TaskOperations(first);
+    const task = await ops.create('alice', { ttlMs: null });
+    await ops.complete('alice', task.taskId, { content: [], isError: false });
+    await first.close();
+    const second = open({}, table);
+    expect(await second.get('alice', task.taskId)).toMatchObject({ status: 'completed', result: { content: [] } });
+  });
+
+  it("delivers another instance's writes on the change feed, in version order", async () => {
+    const table = `tasks_${++tables}`;
+    const a = open({}, table);
+    const b = open({}, table);
+    const seen: TaskEvent[] = [];
+    await b.watch((event) => seen.push(event));
+    const ops = new TaskOperations(a);
+    const task = await ops.create('alice', { ttlMs: 1 });
+    await ops.setStatusMessage('alice', task.taskId, 'one');
+    await ops.setStatusMessage('alice', task.taskId, 'two');
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ type: 'updated', record: { statusMessage: 'two' } }));
+    const versions = seen.map((e) => e.record.version);
+    expect(versions).toEqual([...versions].sort((x, y) => x - y));
+    await vi.waitFor(async () => expect(await a.expireDue(Date.now(), 10)).toHaveLength(1));
+    await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ type: 'expired', record: { taskId: task.taskId } }));
+  });
+
+  it('catches up on writes made while its listening connection was down', async () => {
+    const table = `tasks_${++tables}`;
+    const a = open({}, table);
+    const b = open({}, table);
+    const seen: string[] = [];
+    await b.watch((event) => seen.push(`${event.record.statusMessage}`));
+    const task = await a.create('alice', { ttlMs: null });
+    b.simulateListenerDisconnect();
+    // Written while b is not listening: only the catch-up after the reconnect can deliver it.
+    await new TaskOperations(a).setStatusMessage('alice', task.taskId, 'while down');
+    await vi.waitFor(() => expect(seen).toContain('while down'));
+  });
+
+  it('answers with a clear -32603 error when the database is unreachable', async () => {
+    const store = new PostgresTaskStore({
+      connectionString: 'postgres://nobody@127.0.0.1:1/none',
+      connectTimeoutMs: 500,
+    });
+    onTestFinished(() => store.close());
+    const error = await rejection(store.get('alice', 'x'));
+    expect(error).toBeInstanceOf(TaskStoreUnavailableError);
+    expect(error).toMatchObject({ code: -32603, message: expect.stringContaining('127.0.0.1:1/none') });
+    expect(await rejection(store.watch(() => undefined))).toBeInstanceOf(TaskStoreUnavailableError);
+  });
+});
