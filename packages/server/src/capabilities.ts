@@ -1,26 +1,26 @@
 import { TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 
-/** `data.requiredCapabilities` for a request that needs the Tasks extension (S5, S19, S33). */
+/** `data.requiredCapabilities` for a request that needs the Tasks extension. */
 export const TASKS_REQUIRED_CAPABILITIES: JsonObject = Object.freeze({
   extensions: Object.freeze({ [TASKS_EXTENSION_ID]: Object.freeze({}) }),
 });
 
 /**
  * True when this request's capabilities declare `extensions["io.modelcontextprotocol/tasks"]` as an object. A
- * legacy top-level `tasks` capability does not count (S41).
+ * legacy top-level `tasks` capability does not count.
  */
 export function declaresTasks(clientCapabilities: JsonObject): boolean {
   const extensions = clientCapabilities.extensions;
   return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION_ID]);
 }
 
-/** The methods an input request may carry (S21). */
+/** The methods an input request may carry. */
 export const INPUT_REQUEST_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const;
 
 /**
- * The client capability an input request needs, or undefined when this request's capabilities cover it (S22 /
- * MRTR "MUST NOT send inputRequests the client has not declared"). URL-mode elicitation needs `elicitation.url`;
+ * The client capability an input request needs, or undefined when this request's capabilities cover it (a server
+ * must not send input requests the client has not declared). URL-mode elicitation needs `elicitation.url`;
  * form mode needs `elicitation` declared without restricting it to URL mode only.
  */
 export function missingCapabilityFor(

@@ -6,7 +6,7 @@ import { isLogLevel, type LogLevel } from './logLevels.js';
 /** What every 2026-07-28 request carries in `params._meta`, read once on ingress. */
 export interface RequestEnvelope {
   readonly protocolVersion: string;
-  /** This request's own capabilities; never merged with earlier requests (S3). */
+  /** This request's own capabilities; never merged with earlier requests. */
   readonly clientCapabilities: JsonObject;
   readonly clientInfo?: JsonObject;
   /** Present only when the client asked for `notifications/message` on this request. */

@@ -1,7 +1,7 @@
 import { ErrorCode, type Error as ErrorObject, isProtocolError, ProtocolError } from '@mcp-tasks/protocol';
 import type { z } from 'zod';
 
-/** `-32602` with an informative message (S46). */
+/** `-32602` with an informative message. */
 export function invalidParams(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, message, data);
 }
@@ -11,7 +11,7 @@ export function methodNotFound(method: string): ProtocolError {
   return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 }
 
-/** `-32021` listing exactly the capabilities the request lacked (decision 8). */
+/** `-32021` listing exactly the capabilities the request lacked. */
 export function missingCapability(requiredCapabilities: Record<string, unknown>, message?: string): ProtocolError {
   return ProtocolError.missingRequiredClientCapability(requiredCapabilities, message);
 }

@@ -19,7 +19,7 @@ const ANSWER_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): Parse
 
 /**
  * Checks the answers to input requests the server actually issued: `asked` maps each issued key to its method,
- * and only those keys are checked and returned; other keys are left out silently (S26, SEP-2322 "ignore what it
+ * and only those keys are checked and returned; other keys are left out silently (SEP-2322: "ignore what it
  * does not recognize"). All-or-nothing: the first malformed answer throws `-32602` naming its key, so a caller that
  * writes only after this returns never delivers part of a bad batch.
  */

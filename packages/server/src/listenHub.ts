@@ -55,10 +55,10 @@ function readFlag(value: unknown, field: string): boolean {
 }
 
 /**
- * Serves `subscriptions/listen` streams. The ack is the first message of a stream (S34); every notification,
+ * Serves `subscriptions/listen` streams. The ack is the first message of a stream; every notification,
  * including the ack, carries `_meta["io.modelcontextprotocol/subscriptionId"]` (the listen request's id); only
- * requested types are sent. Task notifications carry the full `DetailedTask` (S35) and go only to streams whose
- * ack listed the id, which only ever lists the caller's own tasks (S12, S32).
+ * requested types are sent. Task notifications carry the full `DetailedTask` and go only to streams whose
+ * ack listed the id, which only ever lists the caller's own tasks.
  */
 export class ListenHub {
   readonly #store: TaskOperations;
@@ -84,9 +84,9 @@ export class ListenHub {
   }
 
   /**
-   * Runs one stream: validates the filter (`-32021` for `taskIds` without the Tasks extension, S33), sends the ack,
+   * Runs one stream: validates the filter (`-32021` for `taskIds` without the Tasks extension), sends the ack,
    * then the current state of each acknowledged task and every later change. An acknowledged task that expires
-   * (S44) is dropped from the stream, since no `DetailedTask` exists for it any more; once no acknowledged task and
+   * is dropped from the stream, since no `DetailedTask` exists for it any more; once no acknowledged task and
    * no list or resource subscription remains the stream ends, so the client's next `tasks/get` learns of the
    * expiry (`-32602`). Resolves with the listen result then, or when the request's signal aborts or the hub closes.
    */

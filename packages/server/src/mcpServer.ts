@@ -335,7 +335,7 @@ export class McpServer implements ServerEndpoint {
         resources: { subscribe: true, listChanged: true },
         completions: {},
         logging: {},
-        // Declared only as an extension, never as a `tasks` key (S1, S2, S40).
+        // Declared only as an extension, never as a `tasks` key.
         extensions: { [TASKS_EXTENSION_ID]: {} },
       },
       ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
@@ -428,7 +428,7 @@ export class McpServer implements ServerEndpoint {
     ]);
   }
 
-  /** `tasks/*`: the capability gate comes before any lookup (S19), then `taskId` is checked. */
+  /** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
   async #taskMethod(method: TaskMethod, { params, envelope, owner }: RouteRequest): Promise<JsonObject> {
     if (!declaresTasks(envelope.clientCapabilities)) {
       throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);

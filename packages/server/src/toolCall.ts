@@ -30,9 +30,9 @@ export interface ToolCallRequest {
 }
 
 /**
- * Serves `tools/call`, in this order: unknown tool (`-32602`); the task policy against this request's own capabilities (`-32021` for a `required` tool,
- * S5; a legacy `task` param is ignored, S39); argument validation (an `isError` result the model can read); the
- * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists (S10);
+ * Serves `tools/call`, in this order: unknown tool (`-32602`); the task policy against this request's own capabilities (`-32021` for a `required` tool;
+ * a legacy `task` param is ignored); argument validation (an `isError` result the model can read); the
+ * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists;
  * then the handler, synchronously or as a task.
  */
 export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<ToolCallResult> {

@@ -115,7 +115,7 @@ export interface RequestScope {
   readonly signal: AbortSignal;
   readonly mrtr: MrtrInfo;
   readonly notify: (notification: TransportNotification) => void;
-  /** False once request-scoped notifications must stop (after a `CreateTaskResult`, decision 10). */
+  /** False once request-scoped notifications must stop (after a `CreateTaskResult`). */
   readonly streaming: () => boolean;
 }
 

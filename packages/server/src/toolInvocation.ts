@@ -8,9 +8,9 @@ import type { RegisteredTool, ToolResult } from './toolRegistry.js';
 export type ToolOutcome =
   | { readonly kind: 'result'; readonly result: ToolResult }
   | { readonly kind: 'input'; readonly marker: InputRequired }
-  /** A JSON-RPC error the handler chose: answered as an error, or the task ends `failed` (S16, S17). */
+  /** A JSON-RPC error the handler chose: answered as an error, or the task ends `failed`. */
   | { readonly kind: 'protocolError'; readonly error: ProtocolError }
-  /** Any other exception: becomes an `isError: true` result (decision 11). */
+  /** Any other exception: becomes an `isError: true` result. */
   | { readonly kind: 'exception'; readonly error: unknown };
 
 /** Runs a tool handler and classifies how it ended. A malformed return value counts as an exception. */

@@ -10,7 +10,7 @@ import type { HandlerContext, ToolContext } from './toolContext.js';
 /**
  * Whether a tool runs as a task: `forbidden` always answers synchronously; `optional` creates a task when the
  * request declares the Tasks extension and runs synchronously otherwise; `required` creates a task and answers
- * `-32021` to a request that does not declare the extension (S5).
+ * `-32021` to a request that does not declare the extension.
  */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
@@ -55,7 +55,7 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    */
   readonly resumable?: boolean;
   /**
-   * The synchronous MRTR phase of a task-capable tool: runs before any task is created (S10) and may answer
+   * The synchronous MRTR phase of a task-capable tool: runs before any task is created and may answer
    * `input_required`; the answers then reach the handler as `ctx.inputResponses`. Return undefined to proceed.
    */
   readonly collectInput?: (
@@ -66,7 +66,7 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    * Does the work. May return `ctx.inputRequired(...)` only when running synchronously; `ctx.elicit` and friends
    * work in every mode. Throwing a
    * `ProtocolError` answers (or fails the task with) that JSON-RPC error; any other exception becomes an
-   * `isError: true` result (decision 11).
+   * `isError: true` result.
    */
   readonly handler: (
     args: ToolArgs<S>,

@@ -13,7 +13,7 @@ const defaultFill: RandomFill = (buffer) => {
 };
 
 /**
- * Returns a generator of task ids: 132 bits from a cryptographic source (S11), base64url (header-safe for
+ * Returns a generator of task ids: 132 bits from a cryptographic source, base64url (header-safe for
  * `Mcp-Name`), built in one `String.fromCharCode` call so the string is flat (a concatenated string would be a
  * chain of fragments that costs several times the memory of the record it belongs to).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ACCEPT, ELICIT, expectStoreError, type OpenStore, RESULT, RPC_ERROR } from './contractContext.js';
 
-/** Owner isolation (S12): another owner's task is indistinguishable from an unknown one. */
+/** Owner isolation: another owner's task is indistinguishable from an unknown one. */
 export function ownershipContract(open: OpenStore): void {
   describe('owner isolation (S12, S18)', () => {
     it('gives another owner exactly the unknown-id answer for every operation, and changes nothing', async () => {
