@@ -4,6 +4,8 @@
  */
 
 export { CloseSignal } from './closeSignal.js';
+export type { ConnectionLimits, ConnectionRefusal } from './connectionLimiter.js';
+export { ConnectionLimiter } from './connectionLimiter.js';
 export type { DecodedMessage, DecodeOptions } from './decodeMessage.js';
 export {
   DEFAULT_MAX_DEPTH,
