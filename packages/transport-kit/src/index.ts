@@ -16,7 +16,7 @@ export {
   INVALID_UTF8_ERROR,
 } from './decodeMessage.js';
 export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
-export { checkOrigin, createOriginCheck } from './originPolicy.js';
+export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
 export type { ServerSessionOptions } from './serverSession.js';

@@ -5,6 +5,7 @@ import type { MessageHandler } from '@mcp-tasks/protocol';
 import {
   ConnectionLimiter,
   createOriginCheck,
+  hasDuplicateHeader,
   type OriginCheckInput,
   type OriginPolicy,
   ServerSession,
@@ -157,6 +158,7 @@ export class WebSocketServerTransport {
 
   async #accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     if (this.#closing !== undefined) return refuse(socket, 503, 'Service Unavailable');
+    if (hasDuplicateHeader(request.rawHeaders, 'host')) return refuse(socket, 400, 'Bad Request: more than one Host');
     const capped = this.#reserve(request.socket.remoteAddress ?? '', socket);
     if (capped !== undefined) return capped;
     const { host, origin } = request.headers;

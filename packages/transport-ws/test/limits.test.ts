@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { WebSocketListenOptions } from '../src/webSocketServerOptions.js';
@@ -40,6 +41,23 @@ describe('WebSocket limits', () => {
     first.close();
     await vi.waitFor(() => expect(server.connectionCount).toBe(1));
     await vi.waitFor(() => raw(server.url));
+  });
+
+  it('refuses an upgrade with two Host headers with 400', async () => {
+    const server = await serve({});
+    const url = new URL(server.url);
+    const socket = connect(Number(url.port), url.hostname);
+    cleanup.push(() => socket.destroy());
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    socket.write(
+      `GET /mcp HTTP/1.1\r\nHost: ${url.host}\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mcp\r\n\r\n',
+    );
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('refuses upgrades over maxConnections with 503 + Retry-After', async () => {
