@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { LIMIT_OPTIONS, LIMITS_USAGE, parseLimits, type TransportLimits } from './limitOptions.js';
 import { LOG_LEVELS, type LogLevelName } from './logger.js';
 
 /** Which transport the server speaks. */
@@ -18,6 +19,8 @@ export interface CliOptions {
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
   readonly console: boolean;
+  /** Resource limits given on the command line (undefined: every transport default). */
+  readonly limits?: TransportLimits | undefined;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -40,6 +43,8 @@ Options:
                               stderr verbosity (default info)
   -V, --version               print the version
   -h, --help                  show this help
+
+${LIMITS_USAGE}
 
 For http and ws the endpoint URL is printed to stderr once the server is ready.`;
 
@@ -73,6 +78,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'V', default: false },
         console: { type: 'boolean', default: false },
+        ...LIMIT_OPTIONS,
       },
     }));
   } catch (error) {
@@ -107,5 +113,6 @@ export function parseCliOptions(argv: readonly string[]): CliOptions | 'help' | 
     token,
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
     console: values.console === true,
+    limits: parseLimits(values, (message) => new UsageError(message)),
   };
 }
