@@ -118,7 +118,7 @@ export interface ToolNames {
   readonly slow: (ms: number) => [string, Record<string, unknown>];
   readonly ask: () => [string, Record<string, unknown>];
   /** The accepted content that completes `ask`. */
-  readonly answer: Record<string, unknown>;
+  readonly answer: Readonly<Record<string, boolean>>;
 }
 
 export const FIXTURE_TOOLS: ToolNames = {
