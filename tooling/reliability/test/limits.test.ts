@@ -58,19 +58,38 @@ describe('limits against the real runtime', () => {
     };
     // A pipe nobody reads: writes are accepted into its buffer but never complete.
     const stalled = new Writable({ highWaterMark: 16 * 1024, write: () => {} });
-    const { stdin } = stdioServer(handler, { stdout: stalled });
+    // The in-flight cap is lifted so the burst tests output backpressure, not the cap's refusals.
+    const { stdin } = stdioServer(handler, { stdout: stalled, maxInFlight: 1_000_000 });
     const sent = 20_000;
     const pad = 'x'.repeat(200);
-    for (let id = 1; id <= sent; id++) stdin.write(`${call(id, 'echo', { value: `${id}${pad}` })}\n`);
+    // A client that writes as fast as the pipe takes it (respecting 'drain'), like a real parent process.
+    let written = 0;
+    // Fifty lines per turn of the event loop, as a pipe delivers them to a reader that keeps up.
+    const feed = (): void => {
+      for (let i = 0; i < 50 && written < sent; i++) {
+        written++;
+        if (!stdin.write(`${call(written, 'echo', { value: `${written}${pad}` })}\n`)) {
+          stdin.once('drain', feed);
+          return;
+        }
+      }
+      if (written < sent) setImmediate(feed);
+    };
+    feed();
     await vi.waitFor(() => expect(stalled.writableLength).toBeGreaterThan(1024 * 1024));
-    const handledAtStall = handled;
-    // Reading paused: what stdin had buffered may still arrive, nothing beyond it is taken.
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(handled).toBe(handledAtStall);
+    // Reading paused: the client's writes back up too, and the server takes no more work.
+    let previous = -1;
+    await vi.waitFor(() => {
+      const now = handled;
+      const steady = now === previous;
+      previous = now;
+      expect(steady).toBe(true);
+    });
+    expect(written).toBeLessThan(sent);
     expect(handled).toBeLessThan(sent);
-    // The high-water mark (1 MiB) plus the responses of the last batch taken before reading paused.
-    expect(stalled.writableLength).toBeLessThan(8 * 1024 * 1024);
-    figure('stdio backpressure: requests taken of sent', `${handled} / ${sent}`);
+    // The high-water mark (1 MiB) plus the responses of the lines already read when reading paused.
+    expect(stalled.writableLength).toBeLessThan(2 * 1024 * 1024);
+    figure('stdio backpressure: requests written / taken of sent', `${written} / ${handled} / ${sent}`);
     figure('stdio backpressure: output held (KiB)', Math.round(stalled.writableLength / 1024));
   });
 
