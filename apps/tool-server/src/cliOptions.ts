@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { LIMIT_OPTIONS, LIMITS_USAGE, parseLimits, type TransportLimits } from './limitOptions.js';
 import { LOG_LEVELS, type LogLevelName } from './logger.js';
 
 /** Which transport the server speaks. */
@@ -28,6 +29,8 @@ export interface CliOptions {
   readonly store: StoreOption;
   /** This instance's worker id (leases, notifications). @default unique per process */
   readonly instanceId: string | undefined;
+  /** Resource limits given on the command line (undefined: every transport default). */
+  readonly limits?: TransportLimits | undefined;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -55,6 +58,8 @@ Options:
   -V, --version               print the version
   -h, --help                  show this help
 
+${LIMITS_USAGE}
+
 For http and ws the endpoint URL is printed to stderr once the server is ready.`;
 
 const OPTIONS = {
@@ -67,6 +72,7 @@ const OPTIONS = {
   console: { type: 'boolean', default: false },
   store: { type: 'string' },
   'instance-id': { type: 'string' },
+  ...LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
 } as const;
@@ -173,6 +179,7 @@ export function parseCliOptions(
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
     instanceId: parseInstanceId(values['instance-id']),
+    limits: parseLimits(values, (message) => new UsageError(message)),
   };
 }
 

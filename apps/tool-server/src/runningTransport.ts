@@ -8,6 +8,8 @@ export interface RunningTransport {
   close(): Promise<void>;
 }
 
+import type { TransportLimits } from './limitOptions.js';
+
 /** Endpoint options shared by the network transports. */
 export interface NetworkOptions {
   readonly host: string;
@@ -15,6 +17,8 @@ export interface NetworkOptions {
   readonly port: number;
   /** Required bearer token, or undefined for an open endpoint. */
   readonly token: string | undefined;
+  /** Limits from the command line; absent ones keep the transport's default. */
+  readonly limits?: TransportLimits | undefined;
 }
 
 /** A promise that never settles: network transports end only when closed. */

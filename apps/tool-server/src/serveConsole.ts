@@ -152,7 +152,7 @@ export async function serveWithConsole(
     path: ENDPOINT_PATH,
     tokenRequired: token !== undefined,
   });
-  const endpoint =
+  const httpHandler =
     transport === 'http'
       ? createHttpHandler(mcp, {
           ...(token === undefined
@@ -166,7 +166,7 @@ export async function serveWithConsole(
   const server = createServer((req, res) => {
     if (serveStatic(req, res)) return;
     const path = (req.url ?? '/').split('?')[0];
-    if (endpoint !== undefined && path === ENDPOINT_PATH) return endpoint(req, res);
+    if (httpHandler !== undefined && path === ENDPOINT_PATH) return httpHandler(req, res);
     res.writeHead(404, { 'content-length': 0 }).end();
   });
   const ws =

@@ -14,10 +14,20 @@ export async function serveHttp(
   options: NetworkOptions,
   logger: Logger,
 ): Promise<RunningTransport> {
-  const { token } = options;
+  const { token, limits = {} } = options;
   const server = await listen(endpoint, {
     host: options.host,
     port: options.port,
+    maxBodyBytes: limits.maxMessageBytes,
+    maxDepth: limits.maxDepth,
+    bodyTimeoutMs: limits.requestTimeoutMs,
+    limits: {
+      maxConnections: limits.maxConnections,
+      maxConnectionsPerClient: limits.maxConnectionsPerClient,
+      headersTimeoutMs: limits.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs,
+      keepAliveTimeoutMs: limits.idleTimeoutMs,
+    },
     ...(token === undefined
       ? {}
       : {

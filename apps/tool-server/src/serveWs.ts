@@ -13,10 +13,17 @@ export async function serveWs(
   options: NetworkOptions,
   logger: Logger,
 ): Promise<RunningTransport> {
-  const { token } = options;
+  const { token, limits = {} } = options;
   const transport = await WebSocketServerTransport.listen(handler, {
     host: options.host,
     port: options.port,
+    maxConnections: limits.maxConnections,
+    maxConnectionsPerClient: limits.maxConnectionsPerClient,
+    idleTimeoutMs: limits.idleTimeoutMs,
+    maxInFlight: limits.maxInFlight,
+    maxListens: limits.maxListens,
+    maxPayload: limits.maxMessageBytes,
+    maxDepth: limits.maxDepth,
     onError: (error) => logger.debug(`websocket: ${error.message}`),
     ...(token === undefined
       ? {}

@@ -1,6 +1,6 @@
 import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { FetchResponseSink, toResponse } from './fetchResponseSink.js';
-import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions, UNPARSEABLE } from './httpBinding.js';
+import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
 import { errorReply } from './httpReply.js';
 import { readRequestBody } from './readRequestBody.js';
 import type { HeaderLookup } from './validateRequestHeaders.js';
@@ -34,7 +34,7 @@ function hostOf(url: string): string | undefined {
  *
  * The handler answers every request it is given (route by path yourself). In order: POST only (405 with
  * `Allow: POST`); `Host`/`Origin` (403); `authenticate` (401, or 500 when it throws); the body, at most
- * `maxBodyBytes` (413); JSON (400, -32700 without an id); for requests, the routing and `Mcp-Param-*` headers
+ * `maxBodyBytes` (413); UTF-8 and JSON (400, -32700 without an id), nesting depth (400, -32602); for requests, the routing and `Mcp-Param-*` headers
  * (400, -32020); then the runtime. Its answer is a JSON `Response` with the status of its error code, a streaming
  * `text/event-stream` `Response` when it sent notifications first (progress, a `subscriptions/listen` stream), or
  * 202 for an accepted notification. The returned promise resolves as soon as the status is known, before a stream
@@ -73,12 +73,13 @@ export function createFetchHandler(
     if (typeof principal !== 'string') return principal;
 
     if (binding.declaresTooLarge(header('content-length'))) return toResponse(binding.tooLarge);
-    const text = await readRequestBody(request, binding.maxBodyBytes);
-    if (text === 'too_large') return toResponse(binding.tooLarge);
-    if (text === 'aborted')
+    const body = await readRequestBody(request, binding.maxBodyBytes);
+    if (body === 'too_large') return toResponse(binding.tooLarge);
+    if (body === 'aborted')
       return toResponse(errorReply(400, ErrorCode.InvalidRequest, 'The request body was aborted'));
-    const message = binding.parse(text);
-    if (message === UNPARSEABLE) return toResponse(binding.parseError);
+    const decoded = binding.decode(body);
+    if ('reply' in decoded) return toResponse(decoded.reply);
+    const message = decoded.message;
 
     const sink = new FetchResponseSink();
     const outcome = binding.dispatch(message, header, sink, authenticate === undefined ? undefined : principal);

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
-import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions, UNPARSEABLE } from './httpBinding.js';
+import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
+import { hasDuplicateHeader } from '@mcp-tasks/transport-kit';
+import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
+import { errorReply, type HttpReply } from './httpReply.js';
 import { NodeResponseSink, writeReply } from './nodeResponseSink.js';
-import { readBody } from './readBody.js';
+import { type ReadBodyLimits, readBody } from './readBody.js';
 import type { HeaderLookup } from './validateRequestHeaders.js';
 
 /**
@@ -18,7 +20,15 @@ export interface HttpHandlerOptions extends HttpBindingOptions {
    * before the body is read. Without it requests are unauthenticated (`principal` undefined).
    */
   readonly authenticate?: Authenticate;
+  /**
+   * Time allowed to receive a request body (a body dribbled slower is answered 408 and the connection closed).
+   * 0 disables. Default 30000.
+   */
+  readonly bodyTimeoutMs?: number;
 }
+
+/** Bytes of an over-size body read and dropped so the client reads the 413 rather than a connection reset. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
 
 /**
  * A node:http request listener that is also express 5 middleware (`app.use('/mcp', handler)`): `next` is never
@@ -43,9 +53,10 @@ function headerLookup(req: IncomingMessage): HeaderLookup {
  * checked against its tools' `x-mcp-header` annotations; a bare {@link MessageHandler} serves runtimes without them.
  *
  * The same rules as `createFetchHandler`, on node's own request and response objects (no per-request conversion
- * to fetch objects). Per request, in order: POST only (else 405 with `Allow: POST`); `Host`/`Origin` check (403);
- * `authenticate` (401); body read with a size limit (413) or taken from `req.body` when `express.json()` already
- * parsed it; JSON parse (400, -32700); for requests, the routing and `Mcp-Param-*` headers (400, -32020, see
+ * to fetch objects). Per request, in order: a single `Host` header (400); POST only (else 405 with `Allow: POST`);
+ * `Host`/`Origin` check (403); `authenticate` (401); body read with a size limit (413, sent once the rest of the body
+ * was drained so the client reads it) and a time limit (408), or taken from `req.body` when `express.json()` already
+ * parsed it; strict UTF-8 and JSON (400, -32700); nesting depth (400, -32602); for requests, the routing and `Mcp-Param-*` headers (400, -32020, see
  * `validateRequestHeaders`); then the runtime. Its answer is written as JSON with the status of its error code
  * (see `httpStatusForError`), as an SSE stream when it sent notifications first, or as 202 for an accepted
  * notification. Closing the response early aborts `context.signal`. Errors never throw out of the handler.
@@ -56,6 +67,16 @@ export function createHttpHandler(
 ): HttpHandler {
   const binding = new HttpBinding(endpoint, options);
   const authenticate = options.authenticate;
+  const limits: ReadBodyLimits = {
+    maxBytes: binding.maxBodyBytes,
+    drainBytes: DRAIN_BYTES,
+    timeoutMs: options.bodyTimeoutMs ?? 30_000,
+  };
+  const timedOut = errorReply(408, ErrorCode.InvalidRequest, 'Request body not received in time', undefined, {
+    connection: 'close',
+  });
+  // The drained variant keeps the connection: the body was read to its end.
+  const tooLargeDrained: HttpReply = { ...binding.tooLarge, headers: withoutConnection(binding.tooLarge.headers) };
 
   const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
     const outcome = binding.dispatch(message, header, new NodeResponseSink(res), principal);
@@ -63,26 +84,35 @@ export function createHttpHandler(
     else res.once('close', outcome.close);
   };
 
-  const parseAndDispatch = (text: string, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
-    const message = binding.parse(text);
-    if (message === UNPARSEABLE) writeReply(res, binding.parseError);
-    else dispatch(message, res, header, principal);
+  const parseAndDispatch = (
+    body: Uint8Array | string,
+    res: ServerResponse,
+    header: HeaderLookup,
+    principal?: string,
+  ): void => {
+    const decoded = binding.decode(body);
+    if ('reply' in decoded) writeReply(res, decoded.reply);
+    else dispatch(decoded.message, res, header, principal);
+  };
+
+  const readThenDispatch = (req: IncomingMessage, res: ServerResponse, header: HeaderLookup, principal?: string) => {
+    readBody(req, limits).then((body) => {
+      if (body === 'too_large') writeReply(res, req.complete ? tooLargeDrained : binding.tooLarge);
+      else if (body === 'timeout') writeReply(res, timedOut);
+      else if (body !== 'aborted') parseAndDispatch(body, res, header, principal);
+    });
   };
 
   const receive = (req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
     const parsed = req.body;
     // Mounted behind a body parser: take its result and never read the stream twice.
     if (typeof parsed === 'string') parseAndDispatch(parsed, res, header, principal);
-    else if (Buffer.isBuffer(parsed)) parseAndDispatch(parsed.toString('utf8'), res, header, principal);
+    else if (Buffer.isBuffer(parsed)) parseAndDispatch(parsed, res, header, principal);
     else if (parsed !== undefined) dispatch(parsed, res, header, principal);
     else if (req.readableEnded) parseAndDispatch('', res, header, principal);
-    else if (binding.declaresTooLarge(header('content-length'))) writeReply(res, binding.tooLarge);
-    else {
-      readBody(req, binding.maxBodyBytes).then((body) => {
-        if (body === 'too_large') writeReply(res, binding.tooLarge);
-        else if (body !== 'aborted') parseAndDispatch(body.toString('utf8'), res, header, principal);
-      });
-    }
+    // A declared length past what is worth draining is refused at once, closing the connection.
+    else if (Number(header('content-length')) > limits.maxBytes + limits.drainBytes) writeReply(res, binding.tooLarge);
+    else readThenDispatch(req, res, header, principal);
   };
 
   const authenticateThenReceive = (req: IncomingMessage, res: ServerResponse, header: HeaderLookup): void => {
@@ -102,9 +132,19 @@ export function createHttpHandler(
 
   return (req, res) => {
     const header = headerLookup(req);
-    const rejected = binding.screen({ method: req.method ?? 'GET', header, localAddress: req.socket.localAddress });
+    const rejected = binding.screen({
+      method: req.method ?? 'GET',
+      header,
+      localAddress: req.socket.localAddress,
+      duplicateHost: hasDuplicateHeader(req.rawHeaders, 'host'),
+    });
     if (rejected !== undefined) writeReply(res, rejected);
     else if (authenticate === undefined) receive(req, res, header);
     else authenticateThenReceive(req, res, header);
   };
+}
+
+function withoutConnection(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const { connection: _, ...rest } = headers;
+  return rest;
 }

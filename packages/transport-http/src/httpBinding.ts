@@ -6,7 +6,7 @@ import {
   type ServerEndpoint,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { createOriginCheck, type OriginPolicy } from '@mcp-tasks/transport-kit';
+import { createOriginCheck, decodeMessage, decodeUtf8, type OriginPolicy } from '@mcp-tasks/transport-kit';
 import { Exchange, type ExchangeOptions, type ResponseSink } from './exchange.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { type HeaderLookup, type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
@@ -29,6 +29,8 @@ export interface HttpBindingOptions extends OriginGuardOptions {
   readonly keepAliveIntervalMs?: number;
   /** An SSE response whose unsent backlog exceeds this many bytes is dropped as a slow reader. Default 8 MiB. */
   readonly maxStreamBufferBytes?: number;
+  /** Deepest accepted nesting of objects and arrays in a message; deeper gets 400 with `-32602`. Default 64. */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -45,25 +47,30 @@ export interface RequestHead {
   readonly host?: string | undefined;
   /** The local address the connection arrived on, when the platform tells (the loopback default needs it). */
   readonly localAddress?: string | undefined;
+  /** True when the request carried more than one `Host` header (a front that sees raw headers reports it). */
+  readonly duplicateHost?: boolean;
 }
 
-/** A parse failure: the body is not JSON. */
-export const UNPARSEABLE: unique symbol = Symbol('unparseable');
+/** What {@link HttpBinding.decode} made of a body: the message, or the reply that refuses it. */
+export type DecodedBody = { readonly message: unknown } | { readonly reply: HttpReply };
 
 const NO_PARAM_HEADERS: ParamHeaderLookup = () => [];
 
 /**
  * The rules of the Streamable HTTP binding (MCP 2026-07-28), with no I/O: each front reads the request its own
  * way, asks the binding in this order, and writes the {@link HttpReply} or the {@link Exchange} it gets back.
- * 1. {@link HttpBinding.screen}: POST only (405), `Host`/`Origin` (403);
+ * 1. {@link HttpBinding.screen}: a single `Host` (400), POST only (405), `Host`/`Origin` (403);
  * 2. the front's authentication hook: {@link HttpBinding.unauthorized} (401) or {@link HttpBinding.authFailed} (500);
  * 3. the body, at most {@link HttpBinding.maxBodyBytes} ({@link HttpBinding.tooLarge}, 413);
- * 4. {@link HttpBinding.parse}: bad JSON gets 400/-32700 without an id;
+ * 4. {@link HttpBinding.decode}: invalid UTF-8 or JSON gets 400/-32700 without an id, too deep a message 400/-32602;
  * 5. {@link HttpBinding.dispatch}: routing and `Mcp-Param-*` headers (400/-32020), then the runtime.
  */
 export class HttpBinding {
   readonly maxBodyBytes: number;
-  readonly parseError: HttpReply = errorReply(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  readonly #parseError: HttpReply = errorReply(400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+  readonly #invalidUtf8: HttpReply = errorReply(400, ErrorCode.ParseError, 'Parse error: the body is not valid UTF-8');
+  readonly #duplicateHost = errorReply(400, ErrorCode.InvalidRequest, 'Bad Request: more than one Host header');
+  readonly #maxDepth: number | undefined;
   readonly tooLarge: HttpReply;
   readonly unauthorized: HttpReply;
   readonly authFailed: HttpReply = errorReply(500, ErrorCode.InternalError, 'Authentication failed');
@@ -89,6 +96,7 @@ export class HttpBinding {
       this.#paramHeaders = (name) => endpoint.toolParamHeaders(name);
     }
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#maxDepth = options.maxDepth;
     this.tooLarge = errorReply(
       413,
       ErrorCode.InvalidRequest,
@@ -108,6 +116,9 @@ export class HttpBinding {
 
   /** The checks before authentication: the HTTP method, then `Host`/`Origin`. Undefined when the request may go on. */
   screen(head: RequestHead): HttpReply | undefined {
+    // RFC 9112 section 3.2: a request with more than one Host field line must get 400. Fronts that join repeated
+    // headers (fetch) show them as one comma-separated value, which is never a valid Host.
+    if (head.duplicateHost === true || head.header('host')?.includes(',')) return this.#duplicateHost;
     if (head.method !== 'POST') return this.#methodNotAllowed;
     const check = this.#originCheck;
     if (check === undefined) return undefined;
@@ -124,13 +135,18 @@ export class HttpBinding {
     return contentLength !== undefined && Number(contentLength) > this.maxBodyBytes;
   }
 
-  /** Parses a body; {@link UNPARSEABLE} when it is not JSON (answer {@link HttpBinding.parseError}). */
-  parse(text: string): unknown {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return UNPARSEABLE;
-    }
+  /**
+   * Decodes a body (raw bytes, or text a body parser already decoded): strict UTF-8, JSON, then the nesting bound.
+   * Returns the message, or the 400 reply to write instead.
+   */
+  decode(body: Uint8Array | string): DecodedBody {
+    const text = typeof body === 'string' ? body : decodeUtf8(body);
+    if (text === undefined) return { reply: this.#invalidUtf8 };
+    const decoded = decodeMessage(text, { maxDepth: this.#maxDepth });
+    if (decoded.ok) return { message: decoded.message };
+    const error = 'error' in decoded.error ? decoded.error.error : undefined;
+    if (error === undefined || error.code === ErrorCode.ParseError) return { reply: this.#parseError };
+    return { reply: errorReply(400, ErrorCode.InvalidParams, error.message, decoded.error.id, undefined, error.data) };
   }
 
   /**

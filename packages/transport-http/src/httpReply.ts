@@ -38,7 +38,9 @@ export function errorReply(
   message: string,
   id?: TransportRequestId,
   extraHeaders?: Readonly<Record<string, string>>,
+  data?: unknown,
 ): HttpReply {
   const headers = extraHeaders === undefined ? JSON_HEADERS : { ...extraHeaders, ...JSON_HEADERS };
-  return Object.freeze({ status, headers, body: JSON.stringify(jsonRpcError(id, { code, message })) });
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return Object.freeze({ status, headers, body: JSON.stringify(jsonRpcError(id, error)) });
 }

@@ -15,6 +15,7 @@ export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { readSseEvents } from './readSseEvents.js';
 export { mcpNameField } from './routingHeaders.js';
+export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {
   type HeaderLookup,
   type ParamHeaderLookup,

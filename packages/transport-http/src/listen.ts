@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
+import { writeReply } from './nodeResponseSink.js';
+import { type HttpServerLimits, limitConnections, serverOptions } from './serverLimits.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions extends HttpHandlerOptions {
@@ -11,6 +13,8 @@ export interface ListenOptions extends HttpHandlerOptions {
   readonly host?: string;
   /** The MCP endpoint path; other paths get 404. Default `/mcp`. */
   readonly path?: string;
+  /** Connection caps and timeouts; see {@link HttpServerLimits} for each default. */
+  readonly limits?: HttpServerLimits;
 }
 
 /** A running server started by {@link listen}. */
@@ -27,7 +31,8 @@ export interface HttpServerHandle {
 
 /**
  * Starts a node:http server with the MCP endpoint at `path` (see `createHttpHandler`; pass the runtime itself, an
- * `McpServer` is a {@link ServerEndpoint}). Resolves once it is listening.
+ * `McpServer` is a {@link ServerEndpoint}). Resolves once it is listening. The server is bounded by default:
+ * connections in total and per client, header, request and keep-alive timeouts (see {@link HttpServerLimits}).
  */
 export function listen(
   endpoint: ServerEndpoint | MessageHandler,
@@ -36,13 +41,18 @@ export function listen(
   const path = options.path ?? '/mcp';
   const host = options.host ?? '127.0.0.1';
   const handler = createHttpHandler(endpoint, options);
-  const server = createServer((req, res) => {
+  const limits = options.limits ?? {};
+  let overCap: ReturnType<typeof limitConnections> = () => undefined;
+  const server = createServer(serverOptions(limits), (req, res) => {
+    const refusal = overCap(req);
+    if (refusal !== undefined) return writeReply(res, refusal);
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     if ((query === -1 ? url : url.slice(0, query)) === path) return handler(req, res);
     res.writeHead(404, { 'content-length': 0 });
     res.end();
   });
+  overCap = limitConnections(server, limits);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -1,41 +1,57 @@
 import type { IncomingMessage } from 'node:http';
 
-/** Why a body could not be read. */
-export type ReadBodyFailure = 'too_large' | 'aborted';
+/**
+ * Why a body could not be read. `too_large`: past the limit (check `req.complete` to know whether the rest was
+ * drained, leaving the connection reusable); `timeout`: not received in time; `aborted`: the client went away.
+ */
+export type ReadBodyFailure = 'too_large' | 'timeout' | 'aborted';
+
+/** How a body is read: its size limit, how much of an over-size body is read and dropped, and the time allowed. */
+export interface ReadBodyLimits {
+  readonly maxBytes: number;
+  /**
+   * Bytes of an over-size body read and discarded (never buffered) so the client finishes sending and reads the
+   * 413 instead of a connection reset; past it the caller closes the connection.
+   */
+  readonly drainBytes: number;
+  /** Time allowed for the whole body; 0 disables. */
+  readonly timeoutMs: number;
+}
 
 /**
- * Reads a node request body into one Buffer, holding at most `maxBytes`: a body that grows past it (chunked) stops
- * being buffered at once. The caller answers 413 with `Connection: close`; node:http discards whatever is left of
- * the body. (A declared `Content-Length` over the limit is the caller's to refuse before reading.)
+ * Reads a node request body into one Buffer, holding at most `maxBytes`. A body that grows past it stops being
+ * buffered at once and is drained (read and dropped) up to `drainBytes` more, then reported `too_large`.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | ReadBodyFailure> {
+export function readBody(req: IncomingMessage, limits: ReadBodyLimits): Promise<Buffer | ReadBodyFailure> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        cleanup();
-        chunks.length = 0;
-        resolve('too_large');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onAborted = (): void => {
-      cleanup();
-      resolve('aborted');
-    };
-    const cleanup = (): void => {
+    let over = false;
+    const finish = (outcome: Buffer | ReadBodyFailure): void => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onAborted);
       req.off('close', onAborted);
+      resolve(outcome);
     };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limits.maxBytes) chunks.push(chunk);
+      else if (!over) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (over && size > limits.maxBytes + limits.drainBytes) finish('too_large');
+    };
+    const onEnd = (): void => {
+      if (over) finish('too_large');
+      else finish(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onAborted = (): void => finish('aborted');
+    const timer =
+      limits.timeoutMs > 0 ? setTimeout(() => finish(over ? 'too_large' : 'timeout'), limits.timeoutMs) : undefined;
+    timer?.unref();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onAborted);

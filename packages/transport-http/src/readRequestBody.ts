@@ -2,12 +2,15 @@
 export type ReadRequestBodyFailure = 'too_large' | 'aborted';
 
 /**
- * Reads a fetch `Request` body as UTF-8 text, holding at most `maxBytes`: reading stops (and the stream is
- * cancelled) as soon as the body grows past it.
+ * Reads a fetch `Request` body as bytes, holding at most `maxBytes`: reading stops (and the stream is cancelled) as
+ * soon as the body grows past it. Decoding is the caller's (strict UTF-8).
  */
-export async function readRequestBody(request: Request, maxBytes: number): Promise<string | ReadRequestBodyFailure> {
+export async function readRequestBody(
+  request: Request,
+  maxBytes: number,
+): Promise<Uint8Array | ReadRequestBodyFailure> {
   const body = request.body;
-  if (body === null) return '';
+  if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -25,8 +28,7 @@ export async function readRequestBody(request: Request, maxBytes: number): Promi
   } catch {
     return 'aborted';
   }
-  const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
-  return new TextDecoder().decode(bytes);
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size);
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

@@ -12,6 +12,7 @@ export {
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
+export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {
   type HeaderLookup,
   type ParamHeaderLookup,

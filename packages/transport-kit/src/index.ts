@@ -4,9 +4,20 @@
  */
 
 export { CloseSignal } from './closeSignal.js';
+export type { ConnectionLimits, ConnectionRefusal } from './connectionLimiter.js';
+export { ConnectionLimiter } from './connectionLimiter.js';
+export type { DecodedMessage, DecodeOptions } from './decodeMessage.js';
+export {
+  DEFAULT_MAX_DEPTH,
+  decodeMessage,
+  decodeUtf8,
+  exceedsDepth,
+  INVALID_JSON_ERROR,
+  INVALID_UTF8_ERROR,
+} from './decodeMessage.js';
 export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
-export { checkOrigin, createOriginCheck } from './originPolicy.js';
+export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
 export type { ServerSessionOptions } from './serverSession.js';
-export { ServerSession } from './serverSession.js';
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, ServerSession } from './serverSession.js';

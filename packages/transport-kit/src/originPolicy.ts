@@ -68,3 +68,15 @@ function hostName(host: string): string {
   const colon = host.indexOf(':');
   return colon === -1 ? host : host.slice(0, colon);
 }
+
+/**
+ * True when `rawHeaders` (name/value pairs, as node's `IncomingMessage.rawHeaders`) carry `name` more than once.
+ * Node keeps only the first of repeated `Host` headers in `headers`, so a duplicate is visible only here.
+ */
+export function hasDuplicateHeader(rawHeaders: readonly string[], name: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === name && ++seen > 1) return true;
+  }
+  return false;
+}

@@ -5,7 +5,16 @@ import type {
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { isRecord, TransportError } from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, jsonRpcError, TransportError } from '@mcp-tasks/protocol';
+import { DEFAULT_MAX_DEPTH, decodeMessage, decodeUtf8, INVALID_UTF8_ERROR } from './decodeMessage.js';
+import { HandlerCall } from './handlerCall.js';
+
+/** Default {@link ServerSessionOptions.maxInFlight}: requests one connection may have running at once. */
+export const DEFAULT_MAX_IN_FLIGHT = 256;
+/** Default {@link ServerSessionOptions.maxListens}: open `subscriptions/listen` streams per connection. */
+export const DEFAULT_MAX_LISTENS = 32;
+
+const LISTEN_METHOD = 'subscriptions/listen';
 
 /** Options for {@link ServerSession}. */
 export interface ServerSessionOptions {
@@ -17,54 +26,18 @@ export interface ServerSessionOptions {
   readonly principal?: string;
   /** Receives non-fatal problems (a response sent by the peer, a handler that rejected); the session keeps going. */
   readonly onError?: (error: Error) => void;
-}
-
-/**
- * One handler call. Its `AbortController` is created only when the handler first reads `context.signal`: most
- * requests (e.g. `tasks/get`) never do, and the controller was a measurable share of their cost. An abort that
- * comes first is remembered and the signal is handed out already aborted.
- */
-class HandlerCall {
-  readonly context: RequestContext;
-  #controller: AbortController | undefined;
-  #abortReason: unknown;
-  #aborted = false;
-  /** Set once the handler settled: later `notify()` calls are dropped. */
-  done = false;
-
-  constructor(principal: string | undefined, send: (notification: TransportNotification) => void) {
-    const call = this;
-    this.context = {
-      principal,
-      get signal() {
-        return call.signal;
-      },
-      notify: (notification) => {
-        // After the response, a cancellation or close, nothing more may be written for this request.
-        if (!call.done && !call.#aborted) send(notification);
-      },
-    };
-  }
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#abortReason);
-    }
-    return this.#controller.signal;
-  }
-
-  /** The first reason wins, as with `AbortController`. */
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
-  }
+  /**
+   * Requests (listens included) this connection may have running at once; one more is answered `-32600` with
+   * `data.limit: 'maxInFlight'` and is not run. Bounds the memory one peer can pin. @default 256
+   */
+  readonly maxInFlight?: number;
+  /**
+   * Open `subscriptions/listen` streams on this connection; one more is answered `-32600` with
+   * `data.limit: 'maxListens'`. @default 32
+   */
+  readonly maxListens?: number;
+  /** Deepest accepted nesting of an inbound message (`-32602` beyond it); see `decodeMessage`. @default 64 */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -82,11 +55,19 @@ export class ServerSession {
   readonly #untracked = new Set<HandlerCall>();
   /** Handler calls not yet settled, and the `idle()` callers waiting for that count to reach 0. */
   #running = 0;
+  /** Open listen streams (tracked requests whose method is `subscriptions/listen`). */
+  #listens = 0;
+  readonly #maxInFlight: number;
+  readonly #maxListens: number;
+  readonly #maxDepth: number;
   #idleWaiters: Array<() => void> = [];
   #closed = false;
 
   constructor(options: ServerSessionOptions) {
     this.#options = options;
+    this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.#maxListens = options.maxListens ?? DEFAULT_MAX_LISTENS;
+    this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   }
 
   /** Number of requests still running (cancelled ones excluded). */
@@ -94,16 +75,21 @@ export class ServerSession {
     return this.#requests.size;
   }
 
-  /** Parses one inbound frame or line; unparseable text is answered with `-32700` (no id: it cannot be read). */
+  /**
+   * Parses one inbound frame or line; unparseable text is answered with `-32700` (no id: it cannot be read), a
+   * message nested deeper than `maxDepth` with `-32602`.
+   */
   receiveText(text: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.#send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' } });
-      return;
-    }
-    this.receive(message);
+    const decoded = decodeMessage(text, { maxDepth: this.#maxDepth });
+    if (decoded.ok) this.receive(decoded.message);
+    else this.#send(decoded.error);
+  }
+
+  /** Like {@link receiveText} for raw bytes: invalid UTF-8 is refused with `-32700` rather than repaired. */
+  receiveBytes(bytes: Uint8Array): void {
+    const text = decodeUtf8(bytes);
+    if (text === undefined) this.#send(INVALID_UTF8_ERROR);
+    else this.receiveText(text);
   }
 
   /** Dispatches one parsed inbound message (anything `JSON.parse` produced). */
@@ -137,6 +123,7 @@ export class ServerSession {
     for (const call of this.#requests.values()) call.abort(reason);
     for (const call of this.#untracked) call.abort(reason);
     this.#requests.clear();
+    this.#listens = 0;
   }
 
   /**
@@ -169,9 +156,14 @@ export class ServerSession {
     // Unknown or finished requests are ignored, as the cancellation pattern allows.
     if (call === undefined) return;
     // The id is free again at once; the aborted call settles on its own and writes nothing more.
-    this.#requests.delete(id);
+    this.#forget(id, call);
     const reason = typeof params.reason === 'string' ? params.reason : 'Request cancelled by the client';
     call.abort(new DOMException(reason, 'AbortError'));
+  }
+
+  #forget(id: TransportRequestId, call: HandlerCall): void {
+    this.#requests.delete(id);
+    if (call.listen) this.#listens--;
   }
 
   readonly #sendNotification = (notification: TransportNotification): void => this.#send(notification);
@@ -189,9 +181,14 @@ export class ServerSession {
       });
       return;
     }
+    if (id !== undefined && this.#overLimit(id, method)) return;
     const call = new HandlerCall(this.#options.principal, this.#sendNotification);
+    call.listen = method === LISTEN_METHOD;
     if (id === undefined) this.#untracked.add(call);
-    else this.#requests.set(id, call);
+    else {
+      this.#requests.set(id, call);
+      if (call.listen) this.#listens++;
+    }
     this.#running++;
     let pending: Promise<TransportResponse | undefined>;
     try {
@@ -216,6 +213,29 @@ export class ServerSession {
     );
   }
 
+  /** Refuses a request over this connection's caps (answered here, never run). */
+  #overLimit(id: TransportRequestId, method: string | undefined): boolean {
+    let limit: 'maxInFlight' | 'maxListens' | undefined;
+    let max = 0;
+    if (this.#requests.size >= this.#maxInFlight) {
+      limit = 'maxInFlight';
+      max = this.#maxInFlight;
+    } else if (method === LISTEN_METHOD && this.#listens >= this.#maxListens) {
+      limit = 'maxListens';
+      max = this.#maxListens;
+    }
+    if (limit === undefined) return false;
+    const what = limit === 'maxInFlight' ? 'requests in flight' : 'open listen streams';
+    this.#send(
+      jsonRpcError(id, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: too many ${what} on this connection (limit ${max}); retry once some finish`,
+        data: { limit, max },
+      }),
+    );
+    return true;
+  }
+
   #settle(
     call: HandlerCall,
     id: TransportRequestId | undefined,
@@ -224,7 +244,7 @@ export class ServerSession {
   ): void {
     call.done = true;
     if (id === undefined) this.#untracked.delete(call);
-    else if (this.#requests.get(id) === call) this.#requests.delete(id);
+    else if (this.#requests.get(id) === call) this.#forget(id, call);
     if (--this.#running === 0 && this.#idleWaiters.length > 0) {
       const waiters = this.#idleWaiters;
       this.#idleWaiters = [];
@@ -241,7 +261,7 @@ export class ServerSession {
       return;
     }
     this.#send(response);
-    if (method === 'subscriptions/listen' && id !== undefined && 'result' in response) {
+    if (method === LISTEN_METHOD && id !== undefined && 'result' in response) {
       // The cancellation page requires this when a server ends a listen stream on a shared channel; the listen
       // result above is the graceful end the subscriptions page asks for. Clients accept either.
       this.#send({

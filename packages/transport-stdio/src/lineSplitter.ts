@@ -1,3 +1,5 @@
+import { decodeUtf8 } from '@mcp-tasks/transport-kit';
+
 /** Options for {@link LineSplitter}. */
 export interface LineSplitterOptions {
   /** Longest accepted line in bytes, excluding the newline. */
@@ -6,11 +8,14 @@ export interface LineSplitterOptions {
   readonly onLine: (line: string) => void;
   /** Called once per line that grows past `maxLineBytes`; the rest of that line is discarded unbuffered. */
   readonly onOverflow: () => void;
+  /** Called once per line that is not valid UTF-8; the line is dropped (never repaired). @default dropped silently */
+  readonly onInvalidUtf8?: () => void;
 }
 
 /**
  * Splits a byte stream into newline-delimited lines with a hard memory bound: at most `maxLineBytes` of one line
- * are ever buffered. Lines are decoded only once complete, so multi-byte characters split across chunks are safe.
+ * are ever buffered. Lines are decoded only once complete, so multi-byte characters split across chunks are safe;
+ * decoding is strict (a line with invalid UTF-8 goes to `onInvalidUtf8`, not through U+FFFD replacement).
  */
 export class LineSplitter {
   readonly #options: LineSplitterOptions;
@@ -37,7 +42,7 @@ export class LineSplitter {
           this.#options.onOverflow();
         } else if (newline !== -1 && this.#size === 0) {
           // Fast path: the whole line is in this chunk; decode it without copying.
-          this.#emit(chunk.toString('utf8', start, end));
+          this.#emit(chunk.subarray(start, end));
           start = newline + 1;
           continue;
         } else if (end > start) {
@@ -61,13 +66,18 @@ export class LineSplitter {
 
   #flush(): void {
     if (this.#size === 0) return;
-    const line = Buffer.concat(this.#chunks, this.#size).toString('utf8');
+    const bytes = Buffer.concat(this.#chunks, this.#size);
     this.#chunks = [];
     this.#size = 0;
-    this.#emit(line);
+    this.#emit(bytes);
   }
 
-  #emit(text: string): void {
+  #emit(bytes: Uint8Array): void {
+    const text = decodeUtf8(bytes);
+    if (text === undefined) {
+      this.#options.onInvalidUtf8?.();
+      return;
+    }
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim().length > 0) this.#options.onLine(line);
   }

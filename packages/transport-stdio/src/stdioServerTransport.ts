@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { MessageHandler } from '@mcp-tasks/protocol';
-import { ServerSession } from '@mcp-tasks/transport-kit';
+import { INVALID_UTF8_ERROR, ServerSession } from '@mcp-tasks/transport-kit';
 import { LineSplitter } from './lineSplitter.js';
 
 /** Default {@link StdioServerTransportOptions.maxLineBytes}: 16 MiB. */
@@ -30,6 +30,15 @@ export interface StdioServerTransportOptions {
    * @default 1 MiB
    */
   readonly outputHighWaterMark?: number;
+  /**
+   * Requests the client may have running at once (listens included); one more is answered `-32600` with
+   * `data.limit: 'maxInFlight'`. @default 256
+   */
+  readonly maxInFlight?: number;
+  /** Open `subscriptions/listen` streams; one more is answered `-32600` (`data.limit: 'maxListens'`). @default 32 */
+  readonly maxListens?: number;
+  /** Deepest accepted nesting of objects and arrays in a message; deeper gets `-32602`. @default 64 */
+  readonly maxDepth?: number;
   /** Principal for every request (stdio has no authentication of its own; the spawning user is trusted). */
   readonly principal?: string;
   /** Non-fatal problems (client sent a response, handler threw). Never written to stdout. @default write to stderr */
@@ -40,8 +49,8 @@ export interface StdioServerTransportOptions {
  * Server side of the stdio transport: reads newline-delimited JSON-RPC from stdin, hands each message to the
  * runtime and writes responses and request-scoped notifications to stdout as they happen.
  *
- * Requests run concurrently and are answered as they finish. A malformed line gets `-32700` (no id) and the
- * server keeps reading. EOF on stdin (or {@link close}) aborts every in-flight request, then {@link closed}
+ * Requests run concurrently and are answered as they finish. A malformed line (not JSON, or not valid UTF-8) gets
+ * `-32700` (no id) and the server keeps reading. EOF on stdin (or {@link close}) aborts every in-flight request, then {@link closed}
  * resolves once their handlers have settled. Ownership: the transport never ends or destroys the streams it was
  * given; {@link serveStdio} is the variant that also exits the process.
  */
@@ -76,11 +85,15 @@ export class StdioServerTransport {
       handler,
       principal: options.principal,
       onError,
+      maxInFlight: options.maxInFlight,
+      maxListens: options.maxListens,
+      maxDepth: options.maxDepth,
       write: (text) => this.#writeLine(text),
     });
     this.#splitter = new LineSplitter({
       maxLineBytes,
       onLine: (line) => this.#takeLine(line),
+      onInvalidUtf8: () => this.#writeLine(JSON.stringify(INVALID_UTF8_ERROR)),
       onOverflow: () =>
         this.#writeLine(
           JSON.stringify({

@@ -41,7 +41,7 @@ export class RawServer {
     });
   }
 
-  write(text: string): void {
+  write(text: string | Uint8Array): void {
     this.child.stdin.write(text);
   }
 

@@ -37,6 +37,47 @@ describe('StdioServerTransport (real child process)', () => {
     expect(await server.next()).toMatchObject({ id: 2, result: {} });
   });
 
+  it('refuses a line of invalid UTF-8 with -32700 (never repaired into U+FFFD), then keeps serving', async () => {
+    const server = start();
+    server.write(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":1,"method":"echo","params":{"s":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}}\n'),
+      ]),
+    );
+    expect(await server.next()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the message is not valid UTF-8' },
+    });
+    server.send(echo(2, { s: 'é' }));
+    expect(await server.next()).toMatchObject({ id: 2, result: { echo: { s: 'é' } } });
+  });
+
+  it('refuses a 100,000-deep message with -32602 carrying its id, then keeps serving', async () => {
+    const server = start();
+    const depth = 100_000;
+    server.write(`{"jsonrpc":"2.0","id":5,"method":"echo","params":{"x":${'['.repeat(depth)}${']'.repeat(depth)}}}\n`);
+    expect(await server.next()).toMatchObject({ id: 5, error: { code: -32602, data: { maxDepth: 64 } } });
+    server.send(echo(6));
+    expect(await server.next()).toMatchObject({ id: 6, result: {} });
+  });
+
+  it('answers requests over maxInFlight with -32600 and runs them again once a slot frees', async () => {
+    const server = start({ MAX_IN_FLIGHT: '2' });
+    server.send({ jsonrpc: '2.0', id: 1, method: 'wait', params: { key: 'a' } });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'wait', params: { key: 'b' } });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'release', params: { key: 'a' } });
+    expect(await server.next()).toMatchObject({
+      id: 3,
+      error: { code: -32600, data: { limit: 'maxInFlight', max: 2 } },
+    });
+    server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    server.send({ jsonrpc: '2.0', id: 4, method: 'release', params: { key: 'a' } });
+    expect(await server.next()).toMatchObject({ id: 4, result: { released: 'a' } });
+    expect(await server.next()).toMatchObject({ id: 1, result: { waited: 'a' } });
+  });
+
   it('passes notifications and malformed shapes to the handler; only the latter are answered; client responses are dropped', async () => {
     const server = start();
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });

@@ -10,8 +10,9 @@ export {
   type WebSocketReconnectOptions,
 } from './webSocketClientTransport.js';
 export {
+  WEBSOCKET_LIMIT_DEFAULTS,
   type WebSocketAuthenticate,
   type WebSocketListenOptions,
   type WebSocketServerOptions,
-  WebSocketServerTransport,
-} from './webSocketServerTransport.js';
+} from './webSocketServerOptions.js';
+export { WebSocketServerTransport } from './webSocketServerTransport.js';

@@ -2,54 +2,38 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { MessageHandler } from '@mcp-tasks/protocol';
-import { createOriginCheck, type OriginCheckInput, type OriginPolicy, ServerSession } from '@mcp-tasks/transport-kit';
+import {
+  ConnectionLimiter,
+  createOriginCheck,
+  hasDuplicateHeader,
+  type OriginCheckInput,
+  type OriginPolicy,
+  ServerSession,
+} from '@mcp-tasks/transport-kit';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
 import { MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
 
-/**
- * Turns the upgrade request into the principal tasks are bound to. `token` is the bearer token from the
- * `Authorization` header or, for browsers, from the `mcp.bearer.<token>` subprotocol entry. Return undefined to
- * allow an anonymous connection; throw (or reject) to refuse the upgrade with 401.
- */
-export type WebSocketAuthenticate = (
-  request: IncomingMessage,
-  token: string | undefined,
-) => string | undefined | Promise<string | undefined>;
+export type {
+  WebSocketAuthenticate,
+  WebSocketListenOptions,
+  WebSocketServerOptions,
+} from './webSocketServerOptions.js';
 
-/** Options shared by {@link WebSocketServerTransport.attach} and {@link WebSocketServerTransport.listen}. */
-export interface WebSocketServerOptions {
-  /** Endpoint path; upgrades elsewhere are left to other listeners or refused with 404. @default '/mcp' */
-  readonly path?: string;
-  /** Authentication at the upgrade. @default every connection is anonymous */
-  readonly authenticate?: WebSocketAuthenticate;
-  /** `Host`/`Origin` validation, as on Streamable HTTP; see {@link OriginPolicy}. @default same-origin, loopback hosts on loopback */
-  readonly originPolicy?: OriginPolicy;
-  /** Largest inbound frame in bytes; a larger one closes the socket with 1009. @default 16 MiB */
-  readonly maxPayload?: number;
-  /** Ping interval; a peer that misses a whole interval without a pong is dropped. 0 disables. @default 30000 */
-  readonly heartbeatMs?: number;
-  /** Outbound bytes queued for a peer above which the server stops reading from it. @default 1 MiB */
-  readonly highWaterMark?: number;
-  /** Outbound bytes queued for a peer above which it is dropped as too slow. @default 16 MiB */
-  readonly maxBufferedBytes?: number;
-  /** Non-fatal problems (socket errors, client responses, handler rejections). @default ignored */
-  readonly onError?: (error: Error) => void;
-}
-
-/** Options for {@link WebSocketServerTransport.listen}. */
-export interface WebSocketListenOptions extends WebSocketServerOptions {
-  /** @default 0 (an ephemeral port) */
-  readonly port?: number;
-  /** @default '127.0.0.1' */
-  readonly host?: string;
-}
+import {
+  RETRY_AFTER_SECONDS,
+  WEBSOCKET_LIMIT_DEFAULTS,
+  type WebSocketListenOptions,
+  type WebSocketServerOptions,
+} from './webSocketServerOptions.js';
 
 interface Connection {
   readonly session: ServerSession;
   /** The upgraded TCP socket under the WebSocket, corked for one tick while frames are being written. */
   readonly socket: Duplex;
   alive: boolean;
+  /** `Date.now()` of the last frame in either direction (the idle timeout counts from it). */
+  lastActive: number;
   paused: boolean;
   corked: boolean;
 }
@@ -59,7 +43,10 @@ interface Connection {
  *
  * Each socket gets its own session: requests run concurrently, `notifications/cancelled` aborts one, and closing
  * the socket aborts that socket's in-flight requests and listen streams (never its tasks). Authentication and
- * Origin checks run at the upgrade, before any frame is read.
+ * Origin checks run at the upgrade, before any frame is read. Limits (see {@link WebSocketServerOptions}): total
+ * and per-client sockets (503/429 with `Retry-After` at the upgrade), an idle timeout, requests in flight and
+ * listen streams per socket, nesting depth and frame size. A text frame that is not valid UTF-8 or not JSON is
+ * answered `-32700` and the socket stays open.
  */
 export class WebSocketServerTransport {
   readonly #server: Server;
@@ -71,6 +58,10 @@ export class WebSocketServerTransport {
   readonly #wss: WebSocketServer;
   readonly #connections = new Map<WebSocket, Connection>();
   readonly #heartbeat: NodeJS.Timeout | undefined;
+  readonly #idleSweep: NodeJS.Timeout | undefined;
+  readonly #idleTimeoutMs: number;
+  /** Sockets counted against the caps, from the upgrade's acceptance until the TCP socket closes. */
+  readonly #limiter: ConnectionLimiter;
   #closing: Promise<void> | undefined;
 
   private constructor(server: Server, ownsServer: boolean, handler: MessageHandler, options: WebSocketServerOptions) {
@@ -83,6 +74,9 @@ export class WebSocketServerTransport {
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
+      // Decoded strictly by the session instead, so invalid UTF-8 gets the same -32700 answer as on stdio and HTTP
+      // rather than closing the socket.
+      skipUTF8Validation: true,
       handleProtocols: (protocols) => (protocols.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
     });
     server.on('upgrade', this.#onUpgrade);
@@ -90,6 +84,15 @@ export class WebSocketServerTransport {
     if (heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => this.#beat(), heartbeatMs);
       this.#heartbeat.unref();
+    }
+    this.#limiter = new ConnectionLimiter({
+      maxConnections: options.maxConnections ?? WEBSOCKET_LIMIT_DEFAULTS.maxConnections,
+      maxConnectionsPerClient: options.maxConnectionsPerClient ?? WEBSOCKET_LIMIT_DEFAULTS.maxConnectionsPerClient,
+    });
+    this.#idleTimeoutMs = options.idleTimeoutMs ?? WEBSOCKET_LIMIT_DEFAULTS.idleTimeoutMs;
+    if (this.#idleTimeoutMs > 0) {
+      this.#idleSweep = setInterval(() => this.#closeIdle(), Math.max(10, Math.floor(this.#idleTimeoutMs / 4)));
+      this.#idleSweep.unref();
     }
   }
 
@@ -107,7 +110,7 @@ export class WebSocketServerTransport {
     handler: MessageHandler,
     options: WebSocketListenOptions = {},
   ): Promise<WebSocketServerTransport> {
-    const server = createServer((_request, response) => {
+    const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('WebSocket upgrade required');
     });
     await new Promise<void>((resolve, reject) => {
@@ -155,6 +158,9 @@ export class WebSocketServerTransport {
 
   async #accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     if (this.#closing !== undefined) return refuse(socket, 503, 'Service Unavailable');
+    if (hasDuplicateHeader(request.rawHeaders, 'host')) return refuse(socket, 400, 'Bad Request: more than one Host');
+    const capped = this.#reserve(request.socket.remoteAddress ?? '', socket);
+    if (capped !== undefined) return capped;
     const { host, origin } = request.headers;
     if (!this.#originAllowed({ host, origin, localAddress: request.socket.localAddress })) {
       return refuse(socket, 403, 'Forbidden');
@@ -174,16 +180,30 @@ export class WebSocketServerTransport {
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, socket, principal));
   }
 
+  /** Counts the socket against the caps until it closes; refuses it (and returns) when a cap is reached. */
+  #reserve(address: string, socket: Duplex): undefined | void {
+    const refusal = this.#limiter.acquire(address);
+    const retry = { 'Retry-After': RETRY_AFTER_SECONDS };
+    if (refusal === 'total') return refuse(socket, 503, 'Service Unavailable: too many connections', retry);
+    if (refusal === 'perClient') return refuse(socket, 429, 'Too Many Requests: too many connections', retry);
+    socket.once('close', () => this.#limiter.release(address));
+    return undefined;
+  }
+
   #connect(ws: WebSocket, socket: Duplex, principal: string | undefined): void {
     const connection: Connection = {
       socket,
       alive: true,
+      lastActive: Date.now(),
       paused: false,
       corked: false,
       session: new ServerSession({
         handler: this.#handler,
         principal,
         onError: this.#options.onError,
+        maxInFlight: this.#options.maxInFlight,
+        maxListens: this.#options.maxListens,
+        maxDepth: this.#options.maxDepth,
         write: (text) => this.#send(ws, connection, text),
       }),
     };
@@ -192,8 +212,9 @@ export class WebSocketServerTransport {
       connection.alive = true;
     });
     ws.on('message', (data: RawData, isBinary: boolean) => {
+      connection.lastActive = Date.now();
       if (isBinary) ws.close(1003, 'Binary frames are not supported');
-      else connection.session.receiveText(rawToString(data));
+      else connection.session.receiveBytes(rawToBytes(data));
     });
     // An over-size frame makes ws close with 1009 and emit this error; the close handler below cleans up.
     ws.on('error', (error) => this.#options.onError?.(error));
@@ -210,6 +231,7 @@ export class WebSocketServerTransport {
    */
   #send(ws: WebSocket, connection: Connection, text: string): void {
     if (ws.readyState !== ws.OPEN) return;
+    connection.lastActive = Date.now();
     const highWaterMark = this.#options.highWaterMark ?? 1024 * 1024;
     if (!connection.corked) {
       connection.corked = true;
@@ -251,8 +273,17 @@ export class WebSocketServerTransport {
     }
   }
 
+  /** Closes sockets with nothing in flight and no traffic for the idle timeout; pongs do not count as traffic. */
+  #closeIdle(): void {
+    const cutoff = Date.now() - this.#idleTimeoutMs;
+    for (const [ws, connection] of this.#connections) {
+      if (connection.session.inFlight === 0 && connection.lastActive <= cutoff) ws.close(1000, 'Idle timeout');
+    }
+  }
+
   async #shutdown(): Promise<void> {
     clearInterval(this.#heartbeat);
+    clearInterval(this.#idleSweep);
     this.#server.off('upgrade', this.#onUpgrade);
     const sessions = [...this.#connections.values()].map((c) => c.session);
     const closed = [...this.#connections.keys()].map(
@@ -289,7 +320,7 @@ function refuse(socket: Duplex, status: number, text: string, headers: Record<st
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra.join('')}Content-Length: 0\r\n\r\n`);
 }
 
-function rawToString(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+function rawToBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : new Uint8Array(data);
 }

@@ -1,0 +1,49 @@
+/**
+ * How much each part of the suite does. `check` runs the short form (`pnpm test` here); `pnpm test:reliability` at
+ * the root sets RELIABILITY_LONG=1 for the long one. Figures measured along the way are printed at the end of each
+ * file, so the run's log states what was tried and held.
+ */
+import { afterAll } from 'vitest';
+
+export const LONG = process.env.RELIABILITY_LONG === '1';
+
+/** fast-check runs per property. */
+export const FUZZ_RUNS = LONG ? 20_000 : 2_000;
+/** fast-check runs per property that goes through a real socket (slower per case). */
+export const SOCKET_FUZZ_RUNS = LONG ? 5_000 : 1_000;
+/** Soak duration. */
+export const SOAK_MS = LONG ? 10 * 60_000 : 20_000;
+/** p99 latency a plain call must stay under during the soak, on a shared two-core machine. */
+export const SOAK_P99_BOUND_MS = 3_000;
+
+const figures: Record<string, number | string> = {};
+
+/** Records one measured figure for the end-of-file report. */
+export function figure(name: string, value: number | string): void {
+  figures[name] = value;
+}
+
+/** Adds to a counted figure. */
+export function count(name: string, by = 1): void {
+  figures[name] = Number(figures[name] ?? 0) + by;
+}
+
+afterAll(() => {
+  if (Object.keys(figures).length === 0) return;
+  const lines = Object.entries(figures).map(([name, value]) => `  ${name}: ${value}`);
+  console.log(`reliability figures (${LONG ? 'long' : 'short'} run):\n${lines.join('\n')}`);
+});
+
+/** Collects garbage when the process allows it (`--expose-gc`), so heap figures mean live data. */
+export function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** Open file descriptors of this process (Linux); undefined elsewhere. */
+export async function openFds(): Promise<number | undefined> {
+  const { readdir } = await import('node:fs/promises');
+  return readdir('/proc/self/fd').then(
+    (entries) => entries.length,
+    () => undefined,
+  );
+}
