@@ -18,6 +18,12 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** The request's `_meta` protocol version is not one the server supports. */
   UnsupportedProtocolVersion: -32022,
+  /**
+   * This implementation's code (in the implementation-defined server error range) for "the principal has too many
+   * live tasks": a client fault to back off from, never an internal error. `data.retryAfterSeconds` suggests a
+   * delay; Streamable HTTP answers it with `429 Too Many Requests` and `Retry-After`.
+   */
+  TooManyTasks: -32029,
 } as const;
 /** One of the known error codes. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

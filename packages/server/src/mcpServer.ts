@@ -66,6 +66,13 @@ export interface McpServerOptions {
     /** @default 16 */
     readonly maxInputRequestsPerTask?: number;
     /**
+     * Most tasks one principal may hold in the default in-memory store at once (finished ones count until their TTL
+     * ends). One more `tools/call` that would create a task gets `-32029` (HTTP 429 with `Retry-After`), never an
+     * internal error. Ignored when you pass `taskStore`: configure the limits on the store you create.
+     * @default 1_000
+     */
+    readonly maxTasksPerPrincipal?: number;
+    /**
      * How long this instance's lease on a running task lasts without renewal (renewed every third of it). When a
      * lease lapses (the instance died), any instance sharing the store fails the task with `-32603` naming the lost
      * worker, or restarts a `resumable` tool. @default 30_000
@@ -139,7 +146,8 @@ export class McpServer implements ServerEndpoint {
     this.#options = options;
     this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
-    this.#store = options.taskStore ?? new InMemoryTaskStore();
+    this.#store =
+      options.taskStore ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 1_000 });
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
     this.#tasks = new TaskRuntime({

@@ -1,11 +1,11 @@
-import { ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
 
 /**
  * The JSON-RPC error code for "this principal has too many live tasks" (in the implementation-defined server error
  * range): a client fault to back off from, not an internal error. Over HTTP map it to `429 Too Many Requests` with
  * `Retry-After` taken from `data.retryAfterSeconds`.
  */
-export const TASK_LIMIT_ERROR_CODE = -32029;
+export const TASK_LIMIT_ERROR_CODE = ErrorCode.TooManyTasks;
 
 /** Seconds a client should wait before creating another task once over its limit. */
 const RETRY_AFTER_SECONDS = 1;

@@ -135,6 +135,21 @@ describe('task creation', () => {
     expect(error).toMatchObject({ code: TASK_LIMIT_ERROR_CODE, data: { retryAfterSeconds: 1 } });
     expect(error.code).not.toBe(-32603);
   });
+
+  it('bounds each principal to 1,000 tasks in the default store, and tasks.maxTasksPerPrincipal sets it', async () => {
+    const { client } = setup();
+    for (let i = 0; i < 1_000; i++) expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const error = await client.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
+    expect(error).toMatchObject({ code: TASK_LIMIT_ERROR_CODE });
+    await server.close({ graceMs: 1000 });
+
+    const small = setup({ tasks: { maxTasksPerPrincipal: 2 } }).client;
+    expectCreateTask(await small.call('slow_compute', { seconds: 60 }));
+    expectCreateTask(await small.call('slow_compute', { seconds: 60 }));
+    expect(await small.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } })).toMatchObject({
+      code: TASK_LIMIT_ERROR_CODE,
+    });
+  });
 });
 
 describe('tasks/get outcomes', () => {

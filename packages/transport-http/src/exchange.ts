@@ -1,4 +1,10 @@
-import type { RequestContext, TransportNotification, TransportResponse } from '@mcp-tasks/protocol';
+import {
+  ErrorCode,
+  isRecord,
+  type RequestContext,
+  type TransportNotification,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from './httpReply.js';
 import { httpStatusForError } from './httpStatus.js';
 
@@ -11,8 +17,8 @@ const DONE = 2;
  * exchange calls either `reply` once, or `openStream`, any number of `write`s, then `end` or `destroy`.
  */
 export interface ResponseSink {
-  /** Sends the whole response: a JSON body, or none (`undefined`, e.g. 202). */
-  reply(status: number, body: string | undefined): void;
+  /** Sends the whole response: a JSON body, or none (`undefined`, e.g. 202), with any extra `headers`. */
+  reply(status: number, body: string | undefined, headers?: Readonly<Record<string, string>>): void;
   /** Starts a 200 response with `headers` whose body is written piecewise. */
   openStream(headers: Readonly<Record<string, string>>): void;
   /** Writes one piece of the body; returns how many bytes are still queued, unsent, for this response. */
@@ -81,8 +87,12 @@ export class Exchange implements RequestContext {
     }
     this.#end();
     if (response === undefined) this.#sink.reply(202, undefined);
-    else
-      this.#sink.reply('error' in response ? httpStatusForError(response.error.code) : 200, JSON.stringify(response));
+    else if (!('error' in response)) this.#sink.reply(200, JSON.stringify(response));
+    else {
+      const { code, data } = response.error;
+      const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
+      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), retryAfter);
+    }
   }
 
   /** The client went away before the response was complete: aborts the request. Idempotent. */
@@ -121,4 +131,12 @@ export class Exchange implements RequestContext {
     this.#state = DONE;
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
   }
+}
+
+/** `Retry-After` for a task-limit error: its `data.retryAfterSeconds` when that is a sane whole number, else 1. */
+function retryAfterSeconds(data: unknown): string {
+  const seconds = isRecord(data) ? data.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 && seconds <= 86_400
+    ? String(seconds)
+    : '1';
 }

@@ -27,8 +27,11 @@ export class FetchResponseSink implements ResponseSink {
     });
   }
 
-  reply(status: number, body: string | undefined): void {
-    this.#settle(new Response(body ?? null, { status, headers: body === undefined ? undefined : JSON_HEADERS }));
+  reply(status: number, body: string | undefined, headers?: Readonly<Record<string, string>>): void {
+    const base = body === undefined ? undefined : JSON_HEADERS;
+    this.#settle(
+      new Response(body ?? null, { status, headers: headers === undefined ? base : { ...base, ...headers } }),
+    );
   }
 
   /**

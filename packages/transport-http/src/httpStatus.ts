@@ -3,7 +3,7 @@ import { ErrorCode } from '@mcp-tasks/protocol';
 /**
  * The HTTP status for a JSON-RPC error response: 404 for an unknown method; 400 for parse errors, invalid
  * requests, invalid params, header mismatches, missing client capabilities and unsupported protocol versions; 500
- * for internal errors. Any other code is an application-level error on a request the server did handle: 200.
+ * for internal errors; 429 for too many live tasks (the response also carries `Retry-After`). Any other code is an application-level error on a request the server did handle: 200.
  */
 export function httpStatusForError(code: number): number {
   switch (code) {
@@ -16,6 +16,8 @@ export function httpStatusForError(code: number): number {
     case ErrorCode.MissingRequiredClientCapability:
     case ErrorCode.UnsupportedProtocolVersion:
       return 400;
+    case ErrorCode.TooManyTasks:
+      return 429;
     case ErrorCode.InternalError:
       return 500;
     default:

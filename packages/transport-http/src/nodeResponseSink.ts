@@ -22,13 +22,14 @@ export class NodeResponseSink implements ResponseSink {
     this.#res = res;
   }
 
-  reply(status: number, body: string | undefined): void {
+  reply(status: number, body: string | undefined, headers?: Readonly<Record<string, string>>): void {
     const res = this.#res;
     if (body === undefined) {
-      res.writeHead(status);
+      res.writeHead(status, headers);
       res.end();
     } else {
       res.writeHead(status, {
+        ...headers,
         'content-type': JSON_HEADERS['content-type'],
         'content-length': Buffer.byteLength(body),
       });
