@@ -11,7 +11,7 @@ import {
 } from '../src/index.js';
 
 describe('ErrorCode', () => {
-  it('has the JSON-RPC and 2026-07-28 codes', () => {
+  it('has the JSON-RPC and 2026-07-28 codes, and this implementation's task-limit code', () => {
     expect(ErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
@@ -21,6 +21,7 @@ describe('ErrorCode', () => {
       HeaderMismatch: -32020,
       MissingRequiredClientCapability: -32021,
       UnsupportedProtocolVersion: -32022,
+      TooManyTasks: -32029,
     });
   });
 });
