@@ -37,6 +37,9 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
+/** Numbers the cards of this page, so each keeps one stable `data-card` handle (before it has a task id, too). */
+let cards = 0;
+
 /** A card on the board. */
 export class TaskCard {
   readonly element: HTMLLIElement;
@@ -73,7 +76,7 @@ export class TaskCard {
     });
     this.element = h(
       'li',
-      { class: 'card', 'data-status': 'calling', 'data-tool': toolName },
+      { class: 'card', 'data-status': 'calling', 'data-tool': toolName, 'data-card': ++cards },
       h('div', { class: 'card-head' }, h('span', { class: 'tool' }, toolName), this.#taskId, this.#status),
       this.#message,
       this.#progress,

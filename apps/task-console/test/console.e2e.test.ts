@@ -58,13 +58,14 @@ async function expectText(page: Page, selector: string, pattern: RegExp): Promis
 /** Chooses a tool, fills its form (`fields` by property name) and calls it; returns the card of the new call. */
 async function callTool(page: Page, name: string, fields: Record<string, string> = {}) {
   const before = await page.locator(`li.card[data-tool="${name}"]`).count();
-  await page.locator(`li[data-tool="${name}"] button`).click();
+  await page.locator(`#tool-list li[data-tool="${name}"] button`).click();
   const form = page.locator(`form.tool-form[data-tool="${name}"]`);
   for (const [field, value] of Object.entries(fields)) await form.locator(`[name="${field}"]`).fill(value);
   await form.getByRole('button', { name: `Call ${name}` }).click();
   await vi.waitFor(async () => expect(await page.locator(`li.card[data-tool="${name}"]`).count()).toBe(before + 1));
-  // Cards are prepended: the newest is first.
-  return page.locator(`li.card[data-tool="${name}"]`).first();
+  // Cards are prepended: the newest is first; its `data-card` number keeps pointing at it as others are added.
+  const card = await page.locator(`li.card[data-tool="${name}"]`).first().getAttribute('data-card');
+  return page.locator(`li.card[data-card="${card}"]`);
 }
 
 async function statusOf(card: ReturnType<Page['locator']>): Promise<string | null> {
@@ -94,7 +95,7 @@ describe('task console in Chromium', () => {
 
   it('validates a form against the tool schema before calling', async () => {
     const page = await connected();
-    await page.locator('li[data-tool="checksum_data"] button').click();
+    await page.locator('#tool-list li[data-tool="checksum_data"] button').click();
     const form = page.locator('form.tool-form[data-tool="checksum_data"]');
     expect(await form.locator('[name="megabytes"]').inputValue()).toBe('512');
     await form.locator('[name="megabytes"]').fill('1.5');
@@ -122,6 +123,8 @@ describe('task console in Chromium', () => {
     await form.waitFor({ timeout: 30_000 });
     expect(await statusOf(card)).toBe('input_required');
     expect(await form.textContent()).toContain('Deploy web@1.2.3');
+    // The client's InputContext names the asking tool; the form says who asks.
+    expect(await form.locator('[data-testid=asker]').textContent()).toBe('deploy_service');
     await form.getByLabel('Change note').fill('from the console');
     await shot(page, 'form');
     await form.getByLabel(/Deploy now\?/).check();
@@ -130,6 +133,33 @@ describe('task console in Chromium', () => {
     await waitStatus(card, 'completed');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('Deployed web@1.2.3 to staging, build');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('(note: from the console)');
+  });
+
+  it('routes the input requests of concurrent calls to their own cards, tasks and plain calls alike', async () => {
+    const page = await connected();
+    // Two tasks of the same tool ask at once, and a plain call (no task: MRTR rounds) asks too.
+    const first = await callTool(page, 'deploy_service', { service: 'one', version: '1.0.0' });
+    const second = await callTool(page, 'deploy_service', { service: 'two', version: '2.0.0' });
+    const plain = await callTool(page, 'test_input_required_result_elicitation');
+    const formOf = (card: typeof first) => card.locator('form.input-form[data-kind="elicitation"]');
+    await Promise.all([first, second, plain].map((card) => formOf(card).waitFor({ timeout: 30_000 })));
+    expect(await formOf(first).textContent()).toContain('Deploy one@1.0.0');
+    expect(await formOf(second).textContent()).toContain('Deploy two@2.0.0');
+    expect(await formOf(plain).textContent()).toContain('What is your name?');
+    expect(await formOf(plain).locator('[data-testid=asker]').textContent()).toBe(
+      'test_input_required_result_elicitation',
+    );
+    expect(await plain.locator('[data-testid=task-id]').textContent()).toBe('');
+    await formOf(plain).getByLabel('name').fill('Ada');
+    await formOf(plain).getByRole('button', { name: 'Accept' }).click();
+    await waitStatus(plain, 'direct');
+    expect(await plain.locator('[data-testid=result]').textContent()).toContain('Hello, Ada!');
+    await formOf(second).getByRole('button', { name: 'Decline' }).click();
+    await waitStatus(second, 'completed');
+    expect(await second.locator('[data-testid=result]').textContent()).toContain('two@2.0.0 to staging cancelled');
+    expect(await formOf(first).count()).toBe(1);
+    await first.getByRole('button', { name: 'Cancel deploy_service' }).click();
+    await waitStatus(first, 'cancelled');
   });
 
   it('answers a sampling request typed by the person', async () => {
