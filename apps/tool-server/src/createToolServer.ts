@@ -6,6 +6,7 @@ import { registerConformanceResources } from './conformanceResources.js';
 import { registerTaskConformanceTools, registerTriggerTools } from './conformanceTaskTools.js';
 import { registerBasicConformanceTools, registerJsonSchemaTool } from './conformanceTools.js';
 import { registerDemoTools } from './demoTools.js';
+import { reportToolStops, type ToolStop } from './toolStops.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link createToolServer}. */
@@ -14,6 +15,8 @@ export interface ToolServerOptions {
   readonly tools?: ToolSet;
   /** Receives unexpected exceptions from the runtime. @default console.error */
   readonly onError?: (error: unknown) => void;
+  /** Told of every tool handler that ended after its abort signal fired (cancel, expiry, shutdown, lost lease). */
+  readonly onToolStop?: (stop: ToolStop) => void;
 }
 
 /**
@@ -29,6 +32,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     tasks: { ttlMs: 3_600_000, pollIntervalMs: 250 },
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+  if (options.onToolStop !== undefined) reportToolStops(server, options.onToolStop);
   if (tools !== 'demo') {
     registerBasicConformanceTools(server);
     registerMrtrConformanceTools(server);

@@ -37,6 +37,8 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
   const server = createToolServer({
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
+    onToolStop: ({ tool, taskId, reason }) =>
+      logger.debug({ tool, taskId, reason }, 'tool stopped on its abort signal'),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
