@@ -111,6 +111,12 @@ describe('task console in Chromium', () => {
     await vi.waitFor(async () => expect(await card.locator('[data-testid=task-id]').textContent()).toMatch(/\S/));
     await waitStatus(card, 'completed');
     const result = card.locator('[data-testid=result]');
+    // The status line previews the result; the full view opens on demand, so a finished card keeps its height.
+    expect(await card.locator('[data-testid=message]').textContent()).toMatch(/^SHA-256 of 48 MiB generated/);
+    expect(await result.isVisible()).toBe(false);
+    await card.getByRole('button', { name: 'Show result' }).click();
+    expect(await result.isVisible()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Hide result' }).getAttribute('aria-expanded')).toBe('true');
     expect(await result.textContent()).toContain('SHA-256 of 48 MiB generated from seed "console"');
     expect(await result.locator('details.structured summary').first().textContent()).toBe('structuredContent');
     await shot(page, 'result');
@@ -213,6 +219,7 @@ describe('task console in Chromium', () => {
     expect(await card.locator('[data-testid=result]').textContent()).toContain('seed "ws"');
     await waitStatus(failing, 'failed');
     expect(await failing.locator('[data-testid=error]').textContent()).toContain('malformed page 2');
+    expect(await failing.locator('[data-testid=message]').textContent()).toMatch(/^JSON-RPC error -32603: .*page 2/);
     await waitStatus(waiting, 'input_required');
     await expectText(page, 'li.card[data-tool="generate_report"] [data-testid=message]', /aggregated/);
     expect(await statusOf(running)).toBe('working');
