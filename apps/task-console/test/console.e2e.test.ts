@@ -114,6 +114,9 @@ describe('task console in Chromium', () => {
     // The status line previews the result; the full view opens on demand, so a finished card keeps its height.
     expect(await card.locator('[data-testid=message]').textContent()).toMatch(/^SHA-256 of 48 MiB generated/);
     expect(await result.isVisible()).toBe(false);
+    // A long unbroken preview (the hash) is cut off on its line; it never widens the board past the window.
+    const box = await card.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
     await card.getByRole('button', { name: 'Show result' }).click();
     expect(await result.isVisible()).toBe(true);
     expect(await card.getByRole('button', { name: 'Hide result' }).getAttribute('aria-expanded')).toBe('true');
