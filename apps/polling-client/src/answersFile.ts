@@ -4,9 +4,9 @@
  * reply to sampling requests instead of the built-in responder's).
  */
 import { readFileSync } from 'node:fs';
+import { checkValue, formFields, type JsonValue } from '@mcp-tasks/client';
 import type { ElicitRequest, ElicitResult } from '@mcp-tasks/protocol';
 import { UsageError } from './cliErrors.js';
-import { checkValue, type FieldValue, formFields } from './formFields.js';
 
 /** A loaded answers file. */
 export interface Answers {
@@ -41,8 +41,8 @@ export function loadAnswers(path: string): Answers {
 export function answerFromFile(answers: Answers, params: ElicitRequest['params']): ElicitResult {
   if (answers.action !== 'accept') return { action: answers.action };
   if (params.mode === 'url') return { action: 'decline' };
-  const content: Record<string, FieldValue> = {};
-  for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
+  const content: Record<string, JsonValue> = {};
+  for (const field of formFields(params.requestedSchema)) {
     const raw = field.name in answers.fields ? answers.fields[field.name] : field.default;
     if (raw === undefined) {
       if (field.required) throw new Error(`the answers file has no value for required field "${field.name}"`);
@@ -52,5 +52,6 @@ export function answerFromFile(answers: Answers, params: ElicitRequest['params']
     if (!checked.ok) throw new Error(`answers file value for "${field.name}": ${checked.reason}`);
     content[field.name] = checked.value;
   }
-  return { action: 'accept', content };
+  // Each value passed its field's check, and a requested schema has only primitive and string-list fields.
+  return { action: 'accept', content: content as ElicitResult['content'] };
 }

@@ -3,11 +3,10 @@
  * `MCP_CONFORMANCE_SCENARIO` (and maybe `MCP_CONFORMANCE_CONTEXT`) set, and watches what the client sends.
  * Each scenario gets the exchanges it needs; unknown scenarios get discovery plus `tools/list`.
  */
-import { type ElicitationHandler, McpClient } from '@mcp-tasks/client';
-import { LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-tasks/protocol';
+import { type ElicitationHandler, formFields, type JsonValue, McpClient } from '@mcp-tasks/client';
+import { type ElicitResult, LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-tasks/protocol';
 import { builtinSample } from './builtinSampler.js';
 import { ExitCode, UsageError } from './cliErrors.js';
-import { formFields } from './formFields.js';
 import { openTransport } from './openTransport.js';
 import { CLIENT_INFO } from './session.js';
 
@@ -97,8 +96,8 @@ async function discoverAndList(client: McpClient): Promise<void> {
 /** Accepts every form with each field's default, or `true` / the first choice / an empty value. */
 const acceptForm: ElicitationHandler = (params) => {
   if (params.mode === 'url') return { action: 'decline' };
-  const content: Record<string, string | number | boolean | string[]> = {};
-  for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
+  const content: Record<string, JsonValue> = {};
+  for (const field of formFields(params.requestedSchema)) {
     if (field.default !== undefined) content[field.name] = field.default;
     else if (field.kind === 'boolean') content[field.name] = true;
     else if (field.kind === 'enum') content[field.name] = field.choices[0]?.value ?? '';
@@ -106,7 +105,8 @@ const acceptForm: ElicitationHandler = (params) => {
     else if (field.kind === 'string') content[field.name] = '';
     else content[field.name] = 0;
   }
-  return { action: 'accept', content };
+  // Defaults come from a requested schema, which holds only primitive and string-list fields.
+  return { action: 'accept', content: content as ElicitResult['content'] };
 };
 
 function parseContext(text: string | undefined): ScenarioContext {

@@ -1,10 +1,10 @@
 /**
  * One `@clack/prompts` prompt per elicitation form field. The prompt kind follows the field kind; what counts as a
- * valid answer (and the message when it is not) comes from `formFields.ts`.
+ * valid answer (and the message when it is not) comes from the client's shared form checks (`formFields`).
  */
 import type { Readable, Writable } from 'node:stream';
 import { confirm, log, multiselect, select, text } from '@clack/prompts';
-import { checkValue, type FieldValue, type FormField, parseTyped, typingHint } from './formFields.js';
+import { checkValue, type FormField, type JsonValue, parseText, typingHint } from '@mcp-tasks/client';
 
 /** The streams and stop signal the prompts of one form share. */
 export interface PromptIo {
@@ -21,7 +21,7 @@ const SKIP = -1;
  * Asks `field` until the answer is valid. Resolves with the value, `undefined` for an optional field left empty,
  * or `'cancelled'` when the person pressed Escape (the form is then cancelled).
  */
-export async function askField(field: FormField, io: PromptIo): Promise<FieldValue | undefined | 'cancelled'> {
+export async function askField(field: FormField, io: PromptIo): Promise<JsonValue | undefined | 'cancelled'> {
   const message = `${field.label}${field.required ? ' (required)' : ''}${field.description ? `\n${field.description}` : ''}`;
   switch (field.kind) {
     case 'boolean':
@@ -58,7 +58,11 @@ async function askOptionalYesNo(message: string, io: PromptIo): Promise<boolean 
   return answer === SKIP ? undefined : answer === 1;
 }
 
-async function askChoice(field: FormField, message: string, io: PromptIo): Promise<string | undefined | 'cancelled'> {
+async function askChoice(
+  field: FormField,
+  message: string,
+  io: PromptIo,
+): Promise<string | number | undefined | 'cancelled'> {
   const skip = !field.required && field.default === undefined;
   const initial = field.choices.findIndex((c) => c.value === field.default);
   const answer = io.settled(
@@ -73,10 +77,13 @@ async function askChoice(field: FormField, message: string, io: PromptIo): Promi
   return answer === SKIP ? undefined : field.choices[answer]?.value;
 }
 
-async function askMany(field: FormField, message: string, io: PromptIo): Promise<string[] | undefined | 'cancelled'> {
-  let initialValues = Array.isArray(field.default)
-    ? field.choices.flatMap((c, i) => ((field.default as string[]).includes(c.value) ? [i] : []))
-    : [];
+async function askMany(
+  field: FormField,
+  message: string,
+  io: PromptIo,
+): Promise<(string | number)[] | undefined | 'cancelled'> {
+  const defaults = new Set(Array.isArray(field.default) ? field.default.map(String) : []);
+  let initialValues = field.choices.flatMap((c, i) => (defaults.has(String(c.value)) ? [i] : []));
   for (;;) {
     const picked = io.settled(
       await multiselect<number>({
@@ -98,7 +105,7 @@ async function askMany(field: FormField, message: string, io: PromptIo): Promise
   }
 }
 
-async function askText(field: FormField, message: string, io: PromptIo): Promise<FieldValue | undefined | 'cancelled'> {
+async function askText(field: FormField, message: string, io: PromptIo): Promise<JsonValue | undefined | 'cancelled'> {
   const fallback = field.default === undefined ? undefined : String(field.default);
   const hint = typingHint(field);
   const answer = io.settled(
@@ -110,14 +117,14 @@ async function askText(field: FormField, message: string, io: PromptIo): Promise
       validate: (value) => {
         if ((value ?? '') === '')
           return fallback === undefined && field.required ? 'This field is required.' : undefined;
-        const parsed = parseTyped(field, value ?? '');
+        const parsed = parseText(field, value ?? '');
         return parsed.ok ? undefined : parsed.reason;
       },
     }),
   );
   if (answer === undefined) return 'cancelled';
   if (answer === '') return field.default;
-  const parsed = parseTyped(field, answer);
+  const parsed = parseText(field, answer);
   return parsed.ok ? parsed.value : field.default;
 }
 
@@ -125,6 +132,6 @@ function choiceOptions(field: FormField): { value: number; label: string; hint?:
   return field.choices.map((c, i) => ({
     value: i,
     label: c.title,
-    ...(c.title !== c.value ? { hint: c.value } : {}),
+    ...(c.title !== String(c.value) ? { hint: String(c.value) } : {}),
   }));
 }

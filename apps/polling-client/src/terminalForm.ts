@@ -1,14 +1,14 @@
 /**
  * Interactive elicitation with `@clack/prompts`: accept / decline / cancel as a choice list, then one prompt per
  * form field (text with inline validation, numbers with their range, yes/no, single and multiple choice). The
- * schema → field mapping and the checks are ours (`formFields.ts`); drawing prompts and reading keys is clack's.
+ * schema → field mapping and the checks are the client's shared `formFields`; drawing prompts and reading keys is clack's.
  * Forms are asked one at a time even when several arrive together.
  */
 import { emitKeypressEvents } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { isCancel, log, select } from '@clack/prompts';
+import { formFields, type JsonValue } from '@mcp-tasks/client';
 import type { ElicitRequest, ElicitResult } from '@mcp-tasks/protocol';
-import { type FieldValue, formFields } from './formFields.js';
 import { askField, type PromptIo } from './formPrompts.js';
 
 /** Hooks around a prompt, so a live status line can step aside. */
@@ -56,13 +56,14 @@ export class TerminalForm {
       }
       const chosen = (await chooseAction(params.message, 'accept', io)) ?? 'cancel';
       if (chosen !== 'accept') return { action: chosen };
-      const content: Record<string, FieldValue> = {};
-      for (const field of formFields(params.requestedSchema.properties, params.requestedSchema.required)) {
+      const content: Record<string, JsonValue> = {};
+      for (const field of formFields(params.requestedSchema)) {
         const value = await askField(field, io);
         if (value === 'cancelled') return { action: 'cancel' };
         if (value !== undefined) content[field.name] = value;
       }
-      return { action: 'accept', content };
+      // Each value passed its field's check, and a requested schema has only primitive and string-list fields.
+      return { action: 'accept', content: content as ElicitResult['content'] };
     } finally {
       io.close();
       this.#hooks.after?.();

@@ -3,6 +3,7 @@
  * person's answers to input requests routed to the card whose call asked, and one shared timer for elapsed times.
  */
 import {
+  type InputContext,
   type InputHandlers,
   type McpClient,
   TaskCancelledError,
@@ -34,8 +35,11 @@ interface Drive {
 /** The board. Attach a client before calling or resuming. */
 export class Board {
   readonly #options: BoardOptions;
-  /** Cards by the signal of the drive that owns them: how an input request finds the card that asked. */
-  readonly #bySignal = new WeakMap<AbortSignal, TaskCard>();
+  /**
+   * Cards of calls that are not (yet) tasks, by the arguments object the board passed to `callTool`: an MRTR round
+   * has no task id, and the client hands input handlers the call's params as the application passed them.
+   */
+  readonly #byArguments = new WeakMap<object, TaskCard>();
   readonly #byTask = new Map<string, Drive>();
   readonly #all = new Set<TaskCard>();
   #client: McpClient | undefined;
@@ -45,11 +49,11 @@ export class Board {
     setInterval(() => this.#tick(), 1000);
   }
 
-  /** Input handlers that show each request on the card of the call that asked. */
+  /** Input handlers that show each request on the card of the call that asked, named by its tool. */
   readonly handlers: InputHandlers = {
-    elicitation: (params, { signal }) => askElicitation(this.#cardFor(signal).inputs, params, signal),
-    sampling: (params, { signal }) => askSampling(this.#cardFor(signal).inputs, params, signal),
-    roots: (_params, { signal }) => askRoots(this.#cardFor(signal).inputs, this.#options.roots(), signal),
+    elicitation: (params, context) => askElicitation(this.#cardFor(context).inputs, params, context),
+    sampling: (params, context) => askSampling(this.#cardFor(context).inputs, params, context),
+    roots: (_params, context) => askRoots(this.#cardFor(context).inputs, this.#options.roots(), context),
   };
 
   /** Uses `client` for every drive from now on (after a connect or a reconnect). */
@@ -66,9 +70,11 @@ export class Board {
     };
     this.#add(drive.card);
     const { signal } = drive.controller;
-    this.#bySignal.set(signal, drive.card);
+    // A copy of its own, so two calls never share the object their input requests are routed by.
+    const callArgs = { ...args };
+    this.#byArguments.set(callArgs, drive.card);
     void client
-      .callTool(name, args, {
+      .callTool(name, callArgs, {
         signal,
         onStatus: (task) => {
           this.#byTask.set(task.taskId, drive);
@@ -111,7 +117,6 @@ export class Board {
 
   #follow(taskId: string, drive: Drive): void {
     const { signal } = drive.controller;
-    this.#bySignal.set(signal, drive.card);
     drive.card.showNote('working', 'resuming…');
     void this.#requireClient()
       .resumeTask(taskId, { signal, onStatus: (task) => drive.card.showTask(task) })
@@ -155,9 +160,16 @@ export class Board {
     }
   }
 
-  #cardFor(signal: AbortSignal): TaskCard {
-    const card = this.#bySignal.get(signal);
-    if (card === undefined) throw new Error('input request for a call this page is not driving');
+  /** The card an input request belongs to: by its task id inside a task, else by the call's arguments. */
+  #cardFor(context: InputContext): TaskCard {
+    const args = context.params?.arguments;
+    const card =
+      context.taskId !== undefined
+        ? this.#byTask.get(context.taskId)?.card
+        : typeof args === 'object' && args !== null
+          ? this.#byArguments.get(args)
+          : undefined;
+    if (card === undefined) throw new Error(`input request for a call this page is not driving (${context.method})`);
     return card;
   }
 

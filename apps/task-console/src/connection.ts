@@ -7,7 +7,6 @@ import {
   type DiscoverResult,
   type Implementation,
   META,
-  ProtocolError,
   TASKS_EXTENSION_ID,
   TransportError,
 } from '@mcp-tasks/protocol';
@@ -78,25 +77,16 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 
 /** One sentence for a failed connection or request. */
 export function explain(error: unknown, url: string, kind: 'http' | 'ws'): string {
-  // Streamable HTTP servers send 401/403 with a JSON-RPC error body, which the transport hands over as the error.
-  const status =
-    error instanceof TransportError
-      ? error.status
-      : error instanceof ProtocolError && /^Unauthorized/i.test(error.message)
-        ? 401
-        : error instanceof ProtocolError && /^Forbidden/i.test(error.message)
-          ? 403
-          : undefined;
-  if (status === 401 || status === 403 || error instanceof TransportError) {
-    if (status === 401)
+  // Both transports reject a refused token (401) or origin (403) with an `http_status` TransportError and its status.
+  if (error instanceof TransportError) {
+    if (error.status === 401)
       return `The server refused the bearer token (401 Unauthorized). Check the token and connect again.`;
-    if (status === 403)
+    if (error.status === 403)
       return `The server refused this page's origin (403 Forbidden): it must list ${location.origin} in its allowed origins.`;
-    const transportError = error as TransportError;
-    if (transportError.code === 'http_status') return `The server answered HTTP ${status ?? '?'} at ${url}.`;
-    if (kind === 'ws' && transportError.code === 'closed')
+    if (error.code === 'http_status') return `The server answered HTTP ${error.status ?? '?'} at ${url}.`;
+    if (kind === 'ws' && error.code === 'closed')
       return `Cannot open a WebSocket to ${url}: the server is down, or refused the token or this page's origin.`;
-    return `Cannot reach ${url}: ${transportError.message}`;
+    return `Cannot reach ${url}: ${error.message}`;
   }
   if (error instanceof TypeError) return `Cannot reach ${url}: the server is down or does not allow this page (CORS).`;
   return error instanceof Error ? error.message : String(error);

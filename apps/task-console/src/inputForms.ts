@@ -3,6 +3,7 @@
  * request answered in a text box, or a roots list. Each form answers once, then disables itself; an aborted call
  * (cancelled task, lost connection) withdraws the form.
  */
+import type { InputContext } from '@mcp-tasks/client';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -17,7 +18,7 @@ import { schemaForm } from './schemaForm.js';
 function ask<T>(
   host: HTMLElement,
   form: HTMLFormElement,
-  signal: AbortSignal,
+  { signal }: InputContext,
   wire: (settle: (value: T, summary: string) => void) => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -37,11 +38,26 @@ function ask<T>(
   });
 }
 
-function inputForm(kind: string, message: string): HTMLFormElement {
+/** The form's frame, headed by who asks: the tool the call named (the server, when the client cannot tell). */
+function inputForm(kind: string, message: string, context: InputContext): HTMLFormElement {
+  const asker = context.toolName ?? 'The server';
   return h(
     'form',
-    { class: 'input-form', 'data-kind': kind, novalidate: true, 'aria-label': `${kind}: ${message}` },
-    h('p', { class: 'input-message' }, h('strong', {}, 'The server asks: '), message),
+    {
+      class: 'input-form',
+      'data-kind': kind,
+      'data-asker': asker,
+      novalidate: true,
+      'aria-label': `${asker} asks (${kind}): ${message}`,
+    },
+    h(
+      'p',
+      { class: 'input-message' },
+      context.toolName === undefined
+        ? h('strong', {}, 'The server asks: ')
+        : h('strong', {}, h('code', { 'data-testid': 'asker' }, context.toolName), ' asks: '),
+      message,
+    ),
   );
 }
 
@@ -49,9 +65,9 @@ function inputForm(kind: string, message: string): HTMLFormElement {
 export function askElicitation(
   host: HTMLElement,
   params: ElicitRequestParams,
-  signal: AbortSignal,
+  context: InputContext,
 ): Promise<ElicitResult> {
-  const form = inputForm('elicitation', params.message);
+  const form = inputForm('elicitation', params.message, context);
   const fields = 'requestedSchema' in params ? schemaForm(params.requestedSchema, params.message) : undefined;
   if (fields !== undefined) form.append(fields.element);
   if ('url' in params && typeof params.url === 'string') {
@@ -61,7 +77,7 @@ export function askElicitation(
   const decline = h('button', { type: 'button', 'data-action': 'decline' }, 'Decline');
   const cancel = h('button', { type: 'button', 'data-action': 'cancel' }, 'Cancel');
   form.append(h('div', { class: 'actions' }, accept, decline, cancel));
-  return ask<ElicitResult>(host, form, signal, (settle) => {
+  return ask<ElicitResult>(host, form, context, (settle) => {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const content = fields === undefined ? {} : fields.read();
@@ -88,9 +104,9 @@ function messageText(content: unknown): string {
 export function askSampling(
   host: HTMLElement,
   params: CreateMessageRequestParams,
-  signal: AbortSignal,
+  context: InputContext,
 ): Promise<CreateMessageResult> {
-  const form = inputForm('sampling', 'a model reply (sampling) — you are the model');
+  const form = inputForm('sampling', 'a model reply (sampling) — you are the model', context);
   if (params.systemPrompt !== undefined) form.append(h('p', { class: 'muted' }, `System: ${params.systemPrompt}`));
   form.append(
     h(
@@ -114,7 +130,7 @@ export function askSampling(
     error,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Send reply')),
   );
-  return ask<CreateMessageResult>(host, form, signal, (settle) => {
+  return ask<CreateMessageResult>(host, form, context, (settle) => {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       if (reply.value.trim() === '') {
@@ -140,12 +156,12 @@ export function parseRoots(text: string): ListRootsResult['roots'] {
 }
 
 /** Shows a `roots/list` request with the current roots, editable before sending. */
-export function askRoots(host: HTMLElement, current: string, signal: AbortSignal): Promise<ListRootsResult> {
-  const form = inputForm('roots', 'which folders (roots) may this tool use?');
+export function askRoots(host: HTMLElement, current: string, context: InputContext): Promise<ListRootsResult> {
+  const form = inputForm('roots', 'which folders (roots) may this tool use?', context);
   const list = h('textarea', { rows: 3, 'aria-label': 'Roots, one URI per line', spellcheck: false });
   list.value = current;
   form.append(list, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Send roots')));
-  return ask<ListRootsResult>(host, form, signal, (settle) => {
+  return ask<ListRootsResult>(host, form, context, (settle) => {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const roots = parseRoots(list.value);

@@ -90,6 +90,25 @@ export function tree(value: unknown, key?: string): HTMLElement {
   return h('span', { class: 'leaf' }, label, h('span', { class: `json-${typeof value}` }, JSON.stringify(value)));
 }
 
+/** One line for the card's status line: the first line of the first text block, or what the result holds. */
+export function resultPreview(result: Readonly<Record<string, unknown>>): string {
+  const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
+  const text = content.map((block) => str(block.text)).find((t) => t !== undefined && t.trim() !== '');
+  const first =
+    text?.trim().split('\n')[0] ??
+    (content.length > 0
+      ? content.map((block) => `[${String(block.type)}]`).join(' ')
+      : result.structuredContent !== undefined
+        ? '[structuredContent]'
+        : '(empty result)');
+  return result.isError === true ? `Tool error: ${first}` : first;
+}
+
+/** One line for the card's status line: the JSON-RPC error's code and message. */
+export function errorPreview(error: { code: number; message: string }): string {
+  return `JSON-RPC error ${error.code}: ${error.message}`;
+}
+
 /** A failed task's or call's JSON-RPC error: code, message, and data as a tree. */
 export function errorView(error: { code: number; message: string; data?: unknown }): HTMLElement {
   return h(

@@ -2,19 +2,20 @@
  * A form generated from a JSON Schema object: one labelled control per property, defaults filled in, required
  * fields marked, and a message under each field that fails validation (linked with `aria-describedby`).
  */
+import { type FormField, formFields, type JsonValue, typingHint } from '@mcp-tasks/client';
 import { h, uid } from './dom.js';
-import { describeFields, type FieldSpec, initialText, type Json, parseField, type RawValue } from './schemaFields.js';
+import { initialText, type RawValue, readField } from './fieldInput.js';
 
 /** A rendered schema form. */
 export interface SchemaForm {
   /** The fieldset holding the controls. */
   readonly element: HTMLElement;
   /** Validates every field; shows messages and focuses the first bad field. Undefined when something is invalid. */
-  read(): Record<string, Json> | undefined;
+  read(): Record<string, JsonValue> | undefined;
 }
 
 interface Control {
-  readonly field: FieldSpec;
+  readonly field: FormField;
   readonly raw: () => RawValue;
   readonly error: HTMLElement;
   readonly focusable: HTMLElement;
@@ -22,7 +23,7 @@ interface Control {
 
 /** Builds the form for `schema`; `legend` names it for assistive technology. */
 export function schemaForm(schema: unknown, legend: string): SchemaForm {
-  const fields = describeFields(schema);
+  const fields = formFields(schema);
   const controls = fields.map(control);
   const element = h(
     'fieldset',
@@ -34,10 +35,10 @@ export function schemaForm(schema: unknown, legend: string): SchemaForm {
   return {
     element,
     read() {
-      const values: Record<string, Json> = {};
+      const values: Record<string, JsonValue> = {};
       let firstBad: HTMLElement | undefined;
       for (const { field, raw, error, focusable } of controls) {
-        const parsed = parseField(field, raw());
+        const parsed = readField(field, raw());
         error.textContent = parsed.ok ? '' : parsed.error;
         focusable.setAttribute('aria-invalid', String(!parsed.ok));
         if (!parsed.ok) firstBad ??= focusable;
@@ -49,7 +50,7 @@ export function schemaForm(schema: unknown, legend: string): SchemaForm {
   };
 }
 
-function control(field: FieldSpec): Control {
+function control(field: FormField): Control {
   const id = uid('field');
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -64,57 +65,78 @@ function control(field: FieldSpec): Control {
     field.label,
     field.required ? h('span', { 'aria-hidden': 'true' }, ' *') : undefined,
   );
-  const { kind } = field;
-  let input: HTMLElement;
-  let raw: () => RawValue;
-  if (kind.type === 'boolean') {
-    const box = h('input', { ...common, type: 'checkbox', required: false, checked: field.defaultValue === true });
-    raw = () => box.checked;
-    input = box;
-  } else if (kind.type === 'array' && kind.options !== undefined) {
-    const defaults = new Set(Array.isArray(field.defaultValue) ? field.defaultValue.map(String) : []);
-    const boxes = kind.options.map((o) =>
-      h('input', { type: 'checkbox', value: String(o.value), checked: defaults.has(String(o.value)) }),
-    );
-    input = h(
-      'div',
-      { ...common, role: 'group', 'aria-labelledby': `${id}-label`, tabindex: -1 },
-      ...kind.options.map((o, i) => h('label', { class: 'choice' }, boxes[i], ` ${o.label}`)),
-    );
-    label.id = `${id}-label`;
-    raw = () => boxes.filter((b) => b.checked).map((b) => b.value);
-  } else if ('options' in kind && kind.options !== undefined) {
-    const select = h(
-      'select',
-      common,
-      field.required ? undefined : h('option', { value: '' }, '—'),
-      ...kind.options.map((o) =>
-        h('option', { value: String(o.value), selected: String(o.value) === initialText(field) }, o.label),
-      ),
-    );
-    raw = () => select.value;
-    input = select;
-  } else if (kind.type === 'array' || kind.type === 'json') {
-    const area = h('textarea', { ...common, rows: kind.type === 'json' ? 4 : 3, spellcheck: false });
-    area.value = initialText(field);
-    if (kind.type === 'array') area.placeholder = 'one value per line';
-    raw = () => area.value;
-    input = area;
-  } else {
-    const numeric = kind.type === 'number' || kind.type === 'integer';
-    const box = h('input', {
-      ...common,
-      type: numeric ? 'number' : inputType(field.schema.format),
-      step: kind.type === 'integer' ? 1 : numeric ? 'any' : undefined,
-      min: numeric && typeof field.schema.minimum === 'number' ? field.schema.minimum : undefined,
-      max: numeric && typeof field.schema.maximum === 'number' ? field.schema.maximum : undefined,
-    });
-    box.value = initialText(field);
-    raw = () => box.value;
-    input = box;
-  }
+  const { input, raw } = editor(field, common, label);
   h('div', { class: 'field' }, label, input, hint, error);
   return { field, raw, error, focusable: input };
+}
+
+type Common = Readonly<Record<string, string | boolean>>;
+
+/** The control that edits `field`, by its kind, and how to read what it holds. */
+function editor(field: FormField, common: Common, label: HTMLLabelElement): Editor {
+  switch (field.kind) {
+    case 'boolean': {
+      const box = h('input', { ...common, type: 'checkbox', required: false, checked: field.default === true });
+      return { input: box, raw: () => box.checked };
+    }
+    case 'multi':
+      return checkboxes(field, common, label);
+    case 'enum': {
+      const select = h(
+        'select',
+        common,
+        field.required ? undefined : h('option', { value: '' }, '—'),
+        ...field.choices.map((c) =>
+          h('option', { value: String(c.value), selected: String(c.value) === initialText(field) }, c.title),
+        ),
+      );
+      return { input: select, raw: () => select.value };
+    }
+    case 'list':
+    case 'json': {
+      const area = h('textarea', { ...common, rows: field.kind === 'json' ? 4 : 3, spellcheck: false });
+      area.value = initialText(field);
+      if (field.kind === 'list') area.placeholder = 'one value per line';
+      return { input: area, raw: () => area.value };
+    }
+    default:
+      return textBox(field, common);
+  }
+}
+
+interface Editor {
+  readonly input: HTMLElement;
+  readonly raw: () => RawValue;
+}
+
+/** A `multi` field: one checkbox per choice, in a group named by the field's label. */
+function checkboxes(field: FormField, common: Common, label: HTMLLabelElement): Editor {
+  const defaults = new Set(Array.isArray(field.default) ? field.default.map(String) : []);
+  const boxes = field.choices.map((c) =>
+    h('input', { type: 'checkbox', value: String(c.value), checked: defaults.has(String(c.value)) }),
+  );
+  label.id = `${String(common.id)}-label`;
+  const input = h(
+    'div',
+    { ...common, role: 'group', 'aria-labelledby': label.id, tabindex: -1 },
+    ...field.choices.map((c, i) => h('label', { class: 'choice' }, boxes[i], ` ${c.title}`)),
+  );
+  return { input, raw: () => boxes.filter((b) => b.checked).map((b) => b.value) };
+}
+
+/** A string or number field: a text box of the matching type, with what to type as its placeholder. */
+function textBox(field: FormField, common: Common): Editor {
+  const numeric = field.kind === 'number' || field.kind === 'integer';
+  const box = h('input', {
+    ...common,
+    type: numeric ? 'number' : inputType(field.schema.format),
+    step: field.kind === 'integer' ? 1 : numeric ? 'any' : undefined,
+    min: numeric && typeof field.schema.minimum === 'number' ? field.schema.minimum : undefined,
+    max: numeric && typeof field.schema.maximum === 'number' ? field.schema.maximum : undefined,
+    placeholder: typingHint(field),
+  });
+  box.value = initialText(field);
+  return { input: box, raw: () => box.value };
 }
 
 function inputType(format: unknown): string {

@@ -1,10 +1,12 @@
 /**
  * One call on the board. Built once; every later update only changes text and attributes that differ, inside a
- * box of fixed line heights (`contain: layout`), so streaming updates never move the rest of the board.
+ * box of fixed line heights (`contain: layout`), so streaming updates never move the rest of the board. The end
+ * of a call keeps that height too: its status line shows a one-line preview of the result or error, and the full
+ * view opens only when the person asks ("Show result"), so 200 cards finishing never push each other around.
  */
 import type { DetailedTask, Task } from '@mcp-tasks/protocol';
-import { h, setAttr, setText } from './dom.js';
-import { errorView, resultView } from './resultView.js';
+import { h, setAttr, setText, uid } from './dom.js';
+import { errorPreview, errorView, resultPreview, resultView } from './resultView.js';
 
 /** Where a card is in its life: a task status, or one of the console's own states. */
 export type CardStatus =
@@ -37,6 +39,9 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
+/** Numbers the cards of this page, so each keeps one stable `data-card` handle (before it has a task id, too). */
+let cards = 0;
+
 /** A card on the board. */
 export class TaskCard {
   readonly element: HTMLLIElement;
@@ -49,6 +54,7 @@ export class TaskCard {
   readonly #elapsed: HTMLElement;
   readonly #ttl: HTMLElement;
   readonly #outcome: HTMLElement;
+  readonly #toggle: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
   #state: CardStatus = 'calling';
   #startedAt: number;
@@ -64,7 +70,14 @@ export class TaskCard {
     this.#elapsed = h('span', { class: 'elapsed' }, '0 s');
     this.#ttl = h('span', { class: 'ttl' }, '');
     this.inputs = h('div', { class: 'inputs' });
-    this.#outcome = h('div', { class: 'outcome' });
+    const outcomeId = uid('outcome');
+    this.#outcome = h('div', { class: 'outcome', id: outcomeId, hidden: true });
+    this.#toggle = h(
+      'button',
+      { type: 'button', class: 'toggle-outcome', 'aria-expanded': 'false', 'aria-controls': outcomeId, hidden: true },
+      'Show result',
+    );
+    this.#toggle.addEventListener('click', () => this.#showOutcome(this.#outcome.hidden));
     this.#cancel = h('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel ${toolName}` }, 'Cancel');
     this.#cancel.addEventListener('click', () => {
       this.#cancel.disabled = true;
@@ -73,11 +86,11 @@ export class TaskCard {
     });
     this.element = h(
       'li',
-      { class: 'card', 'data-status': 'calling', 'data-tool': toolName },
+      { class: 'card', 'data-status': 'calling', 'data-tool': toolName, 'data-card': ++cards },
       h('div', { class: 'card-head' }, h('span', { class: 'tool' }, toolName), this.#taskId, this.#status),
       this.#message,
       this.#progress,
-      h('p', { class: 'meta' }, this.#elapsed, this.#ttl, this.#cancel),
+      h('p', { class: 'meta' }, this.#elapsed, this.#ttl, this.#cancel, this.#toggle),
       this.inputs,
       this.#outcome,
     );
@@ -100,7 +113,8 @@ export class TaskCard {
     this.#ttlMs = task.ttlMs;
     this.#setStatus(task.status);
     this.tick(Date.now());
-    setText(this.#message, task.statusMessage ?? '\u00a0');
+    // Once the result or error is shown, its preview keeps the status line.
+    if (this.#outcome.childElementCount === 0) setText(this.#message, task.statusMessage ?? '\u00a0');
     this.setProgress(task.status === 'completed' ? 1 : progressOf(task.statusMessage));
     if (task.status !== 'input_required') this.inputs.replaceChildren();
     if (task.status === 'completed' && 'result' in task)
@@ -119,14 +133,34 @@ export class TaskCard {
     setText(this.#message, message);
   }
 
+  /** Shows a call's result: a preview on the status line, the full view behind "Show result". Once per card. */
   showResult(result: Readonly<Record<string, unknown>>, status: 'completed' | 'direct'): void {
     this.#setStatus(status);
-    if (this.#outcome.childElementCount === 0) this.#outcome.append(resultView(result));
+    if (this.#outcome.childElementCount > 0) return;
+    this.#outcome.append(resultView(result));
+    this.#ended(resultPreview(result), result.isError === true ? 'error' : 'result', 'result');
   }
 
+  /** Shows a JSON-RPC error: a preview on the status line, the full view behind "Show error". */
   showError(error: { code: number; message: string; data?: unknown }, status: CardStatus): void {
     this.#setStatus(status);
     this.#outcome.replaceChildren(errorView(error));
+    this.#ended(errorPreview(error), 'error', 'error');
+  }
+
+  #ended(preview: string, kind: 'result' | 'error', noun: 'result' | 'error'): void {
+    setText(this.#message, preview);
+    setAttr(this.element, 'data-outcome', kind);
+    this.#toggle.dataset.noun = noun;
+    this.#toggle.hidden = false;
+    this.#showOutcome(!this.#outcome.hidden);
+  }
+
+  /** Opens or closes the full result (the person's choice; nothing opens it on its own). */
+  #showOutcome(open: boolean): void {
+    this.#outcome.hidden = !open;
+    setAttr(this.#toggle, 'aria-expanded', String(open));
+    setText(this.#toggle, `${open ? 'Hide' : 'Show'} ${this.#toggle.dataset.noun ?? 'result'}`);
   }
 
   /** A state of the console's own (disconnected, lost, error) with a one-line explanation. */

@@ -1,7 +1,6 @@
 /** Spawns `apps/tool-server` (built) with `--console` on 127.0.0.1 and learns its URLs from the ready lines. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../tool-server/dist/main.js', import.meta.url));
@@ -16,8 +15,8 @@ export interface ToolServer {
   kill(): Promise<void>;
   /** SIGTERM and wait for the exit. */
   stop(): Promise<void>;
-  /** CPU time (user + system) the process has used so far, in clock ticks (Linux `/proc`). */
-  cpuTicks(): number;
+  /** The JSON log lines (pino) the server has written to stderr so far, parsed; other lines are left out. */
+  logLines(): Record<string, unknown>[];
 }
 
 /** Starts the server; `port` 0 picks a free one. Rejects after 15 s without the ready line. */
@@ -72,9 +71,14 @@ export async function startToolServer(args: readonly string[] = [], port = 0): P
     port: Number(new URL(endpoint).port),
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
-    cpuTicks: () => {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return Number(fields[11]) + Number(fields[12]);
-    },
+    logLines: () =>
+      stderr.split('\n').flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      }),
   };
 }

@@ -7,6 +7,7 @@ import { registerConformanceResources } from './conformanceResources.js';
 import { registerTaskConformanceTools, registerTriggerTools } from './conformanceTaskTools.js';
 import { registerBasicConformanceTools, registerJsonSchemaTool } from './conformanceTools.js';
 import { registerDemoTools } from './demoTools.js';
+import { reportToolStops, type ToolStop } from './toolStops.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link createToolServer}. */
@@ -19,6 +20,8 @@ export interface ToolServerOptions {
   readonly taskStore?: TaskStore;
   /** This instance's worker id. @default unique per process */
   readonly workerId?: string;
+  /** Told of every tool handler that ended after its abort signal fired (cancel, expiry, shutdown, lost lease). */
+  readonly onToolStop?: (stop: ToolStop) => void;
 }
 
 /**
@@ -39,6 +42,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+  if (options.onToolStop !== undefined) reportToolStops(server, options.onToolStop);
   if (tools !== 'demo') {
     registerBasicConformanceTools(server);
     registerMrtrConformanceTools(server);

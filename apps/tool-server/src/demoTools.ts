@@ -177,6 +177,22 @@ export function registerDemoTools(server: McpServer): void {
       },
     })
     .tool({
+      name: 'count_steps',
+      description: 'Counts steps on a timer and reports each one; light (no CPU work), so hundreds can run at once',
+      inputSchema: z.object({
+        steps: z.number().int().min(1).max(1000).default(10).describe('How many steps to count'),
+        intervalMs: z.number().int().min(0).max(60_000).default(500).describe('Time between two steps, in ms'),
+      }),
+      taskSupport: 'optional',
+      handler: async ({ steps, intervalMs }, ctx) => {
+        for (let step = 1; step <= steps; step++) {
+          await sleep(intervalMs, ctx.signal);
+          await report(ctx, step, steps, `counted ${step}/${steps} steps`);
+        }
+        return { content: [text(`Counted ${steps} steps`)], structuredContent: { steps } };
+      },
+    })
+    .tool({
       name: 'generate_report',
       description: 'Aggregates statistics over millions of generated rows; runs only as a task',
       inputSchema: z.object({

@@ -44,6 +44,8 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
     ...(tasks.store === undefined ? {} : { taskStore: tasks.store }),
     ...(options.instanceId === undefined ? {} : { workerId: options.instanceId }),
+    onToolStop: ({ tool, taskId, reason }) =>
+      logger.debug({ tool, taskId, reason }, 'tool stopped on its abort signal'),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {

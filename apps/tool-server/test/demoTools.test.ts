@@ -146,3 +146,30 @@ describe('generate_report (task required)', () => {
     expect(stats.mean).toBeLessThan(0.55);
   });
 });
+
+describe('count_steps', () => {
+  it('reports every step (progress synchronously, statusMessage in a task) and counts them', async () => {
+    const { response, notifications } = await client.send(
+      'tools/call',
+      { name: 'count_steps', arguments: { steps: 3, intervalMs: 0 } },
+      { caps: {}, meta: { progressToken: 't' } },
+    );
+    expect((response as unknown as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({
+      steps: 3,
+    });
+    expect(notifications.map((n) => (n.params as { message: string }).message)).toEqual([
+      'counted 1/3 steps',
+      'counted 2/3 steps',
+      'counted 3/3 steps',
+    ]);
+    const task = await client.waitForTerminal(await client.startTask('count_steps', { steps: 2, intervalMs: 0 }));
+    expect(task).toMatchObject({ status: 'completed' });
+    expect(firstText(task.result as never)).toBe('Counted 2 steps');
+  });
+
+  it('stops at the next step when cancelled', async () => {
+    const taskId = await client.startTask('count_steps', { steps: 1000, intervalMs: 60_000 });
+    await client.ok('tasks/cancel', { taskId });
+    expect(await client.waitForTerminal(taskId)).toMatchObject({ status: 'cancelled' });
+  });
+});

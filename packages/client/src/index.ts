@@ -14,6 +14,8 @@ export {
   TaskNotFoundError,
   TaskStuckError,
 } from './errors.js';
+export type { FieldCheck, FieldChoice, FieldKind, FieldType, FormField, JsonValue } from './formFields.js';
+export { checkValue, formFields, parseText, typingHint } from './formFields.js';
 export type {
   ElicitationHandler,
   InputContext,

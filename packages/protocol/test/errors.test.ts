@@ -11,7 +11,7 @@ import {
 } from '../src/index.js';
 
 describe('ErrorCode', () => {
-  it('has the JSON-RPC and 2026-07-28 codes, and this implementation's task-limit code', () => {
+  it('has the JSON-RPC and 2026-07-28 codes, and the task-limit code of this implementation', () => {
     expect(ErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,

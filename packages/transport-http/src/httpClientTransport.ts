@@ -5,6 +5,7 @@ import {
   encodeHeaderValue,
   isRecord,
   META,
+  ProtocolError,
   TransportError,
   type TransportNotification,
   type TransportRequest,
@@ -52,7 +53,7 @@ function sameHeaders(a: readonly [string, string][], b: readonly [string, string
   return a.length === b.length && a.every(([name, value], i) => b[i]?.[0] === name && b[i]?.[1] === value);
 }
 
-function isErrorResponse(value: unknown): value is TransportResponse {
+function isErrorResponse(value: unknown): value is Extract<TransportResponse, { error: unknown }> {
   return isRecord(value) && value.jsonrpc === '2.0' && isRecord(value.error) && typeof value.error.code === 'number';
 }
 
@@ -71,7 +72,8 @@ function isErrorResponse(value: unknown): value is TransportResponse {
  *
  * Responses: a JSON body, or an SSE stream whose notifications go to `onNotification` in order before the request
  * resolves. A non-2xx status resolves with its JSON-RPC error body when it has one, and otherwise rejects with
- * `TransportError('http_status')`. Aborting `options.signal` aborts the fetch (closing the stream, which is how
+ * `TransportError('http_status')` carrying `status`; 401 and 403 always reject that way (the body's message kept in
+ * the error's message, the body's error as its `cause`), so a host can tell a refused token or origin by status. Aborting `options.signal` aborts the fetch (closing the stream, which is how
  * HTTP cancels a request or ends a listen) and rejects with the signal's reason.
  */
 export class HttpClientTransport implements ClientTransport {
@@ -149,7 +151,15 @@ export class HttpClientTransport implements ClientTransport {
         body = undefined;
       }
       if (res.ok && isResponseTo(body, message.id)) return body;
-      if (!res.ok && isErrorResponse(body)) return body;
+      if (!res.ok && isErrorResponse(body)) {
+        // 401 and 403 refuse the exchange (credentials, origin), not the request: say so with the status, which a
+        // JSON-RPC error would lose, and keep the server's message. Other statuses carry the request's own error.
+        if (res.status !== 401 && res.status !== 403) return body;
+        throw new TransportError('http_status', `HTTP ${res.status}: ${body.error.message}`, {
+          status: res.status,
+          cause: ProtocolError.fromError(body.error),
+        });
+      }
       if (!res.ok)
         throw new TransportError('http_status', `HTTP ${res.status} without a JSON-RPC error body`, {
           status: res.status,

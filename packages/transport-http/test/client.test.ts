@@ -163,15 +163,35 @@ describe('HttpClientTransport', () => {
     expect(sent[0]?.['mcp-method']).toBe('tools/list');
   });
 
-  it('maps a 401 without JSON-RPC body to http_status and with one to the error response', async () => {
+  it('rejects a 401 or 403 with http_status and its status, with or without a JSON-RPC error body', async () => {
     const { client } = await setup({ authenticate: () => null });
-    expect(await client.request(req(1, 'tools/list'))).toMatchObject({ error: { code: -32600 } });
+    const refused = await client.request(req(1, 'tools/list')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TransportError);
+    expect(refused).toMatchObject({ code: 'http_status', status: 401, message: 'HTTP 401: Unauthorized' });
+    expect((refused as TransportError).cause).toMatchObject({ code: -32600, message: 'Unauthorized' });
+    const forbidden = new HttpClientTransport({
+      url: 'http://127.0.0.1:1/mcp',
+      fetch: async () =>
+        Response.json({ jsonrpc: '2.0', error: { code: -32600, message: 'Forbidden: Origin' } }, { status: 403 }),
+    });
+    clients.push(forbidden);
+    await expect(forbidden.request(req(1, 'tools/list'))).rejects.toMatchObject({ code: 'http_status', status: 403 });
     const bare = new HttpClientTransport({
       url: 'http://127.0.0.1:1/mcp',
       fetch: async () => new Response('nope', { status: 401 }),
     });
     clients.push(bare);
     await expect(bare.request(req(1, 'tools/list'))).rejects.toMatchObject({ code: 'http_status', status: 401 });
+  });
+
+  it('resolves with the JSON-RPC error body of other non-2xx statuses (the error of the request)', async () => {
+    const client = new HttpClientTransport({
+      url: 'http://127.0.0.1:1/mcp',
+      fetch: async () =>
+        Response.json({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Too many tasks' } }, { status: 429 }),
+    });
+    clients.push(client);
+    expect(await client.request(req(1, 'tools/list'))).toMatchObject({ error: { code: -32029 } });
   });
 
   it('rejects a 200 that is not a JSON-RPC response with malformed_frame', async () => {
