@@ -28,6 +28,8 @@ export interface CliOptions {
   readonly store: StoreOption;
   /** This instance's worker id (leases, notifications). @default unique per process */
   readonly instanceId: string | undefined;
+  /** How long a running task's lease lasts before another instance may declare its worker lost. @default 30000 */
+  readonly leaseMs: number | undefined;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -50,6 +52,7 @@ Options:
                               where tasks live (default memory, or $MCP_TASKS_STORE);
                               embedded: starts a private PostgreSQL on DIR
   --instance-id ID            this instance's worker id (default unique per process)
+  --lease-ms MS               lease of a running task; a worker silent this long is lost (default 30000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -67,6 +70,7 @@ const OPTIONS = {
   console: { type: 'boolean', default: false },
   store: { type: 'string' },
   'instance-id': { type: 'string' },
+  'lease-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
 } as const;
@@ -173,6 +177,7 @@ export function parseCliOptions(
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
     instanceId: parseInstanceId(values['instance-id']),
+    leaseMs: parseLeaseMs(values['lease-ms']),
   };
 }
 
@@ -193,4 +198,14 @@ function parseInstanceId(value: string | boolean | undefined): string | undefine
   const id = String(value);
   if (!/^[\x21-\x7e]{1,100}$/.test(id)) throw new UsageError('--instance-id must be 1-100 printable ASCII characters');
   return id;
+}
+
+function parseLeaseMs(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms < 100 || ms > 86_400_000) {
+    throw new UsageError(`--lease-ms must be an integer from 100 to 86400000 (got "${text}")`);
+  }
+  return ms;
 }

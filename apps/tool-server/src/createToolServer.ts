@@ -19,6 +19,8 @@ export interface ToolServerOptions {
   readonly taskStore?: TaskStore;
   /** This instance's worker id. @default unique per process */
   readonly workerId?: string;
+  /** How long a running task's lease lasts (renewed by this instance while the tool runs). @default 30_000 */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
       ttlMs: 3_600_000,
       pollIntervalMs: 250,
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     },
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
