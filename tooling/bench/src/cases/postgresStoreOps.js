@@ -8,9 +8,13 @@ const WORKERS = 32;
 const IDS = 2_048;
 const RESULT = { content: [{ type: 'text', text: 'ok' }] };
 
-/** Runs `WORKERS` loops of `op(worker, i)` for `seconds`; resolves with operations per second. */
+/**
+ * Runs `WORKERS` loops of `op(worker, i)` for `seconds`; resolves with operations per second and this process's CPU
+ * µs per operation (the store's client side: driver, JSON, transition functions; the database's CPU is not in it).
+ */
 async function closedLoop(seconds, op) {
   let ops = 0;
+  const cpu = process.cpuUsage();
   const end = performance.now() + seconds * 1_000;
   const started = performance.now();
   await Promise.all(
@@ -21,7 +25,8 @@ async function closedLoop(seconds, op) {
       }
     }),
   );
-  return ops / ((performance.now() - started) / 1_000);
+  const used = process.cpuUsage(cpu);
+  return { rate: ops / ((performance.now() - started) / 1_000), cpuPerOp: (used.user + used.system) / ops };
 }
 
 /**
@@ -73,7 +78,7 @@ export async function postgresStoreOps(ctx, url) {
       const result = await pairedRuns({
         reps: ctx.reps,
         warmUp: (side) => run(side, ctx.warmSeconds),
-        measure: async (side) => ({ rate: await run(side, ctx.seconds) }),
+        measure: (side) => run(side, ctx.seconds),
       });
       rows.push({
         case: 'postgres',
