@@ -1,5 +1,6 @@
 import { McpServer } from '@mcp-tasks/server';
 import { PostgresTaskStore } from '@mcp-tasks/store-postgres';
+import { errorsUntilClosed } from '../lib/closingErrors.js';
 import { requestMeta, TASKS_CAPS } from '../lib/messages.js';
 import { percentile, summarize } from '../lib/stats.js';
 
@@ -12,7 +13,8 @@ let nextId = 1;
  * process share nothing but the database. Its `wait` tool asks one question and reports when it resumes or aborts.
  */
 function instance(url, workerId, events) {
-  const store = new PostgresTaskStore({ connectionString: url, table: 'bench_instances' });
+  const errors = errorsUntilClosed(`PostgresTaskStore (${workerId})`);
+  const store = new PostgresTaskStore({ connectionString: url, table: 'bench_instances', onError: errors.onError });
   const server = new McpServer({
     serverInfo: { name: workerId, version: '0.0.0' },
     taskStore: store,
@@ -39,7 +41,7 @@ function instance(url, workerId, events) {
     if (response?.result === undefined) throw new Error(`${method}: ${JSON.stringify(response?.error)}`);
     return response.result;
   };
-  return { server, call };
+  return { server, call, errors };
 }
 
 /** Starts a task at `a` and resolves with its id and pending question key once `b` sees it waiting. */
@@ -107,5 +109,7 @@ export async function crossInstanceLatency(ctx, url) {
     return rows;
   } finally {
     await Promise.all([a.server.close(), b.server.close()]);
+    a.errors.closed();
+    b.errors.closed();
   }
 }

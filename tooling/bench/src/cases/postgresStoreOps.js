@@ -1,5 +1,6 @@
 import { PostgresTaskStore } from '@mcp-tasks/store-postgres';
 import { InMemoryTaskStore, TaskOperations } from '@mcp-tasks/task-store';
+import { errorsUntilClosed } from '../lib/closingErrors.js';
 import { pairedRuns } from '../lib/pairedRuns.js';
 
 const OWNER = 'bench';
@@ -68,7 +69,8 @@ const VARIANTS = { create: 'create', get: 'get', swap: 'CAS update', lifecycle: 
  * callers in this process, as a server's requests would call them.
  */
 export async function postgresStoreOps(ctx, url) {
-  const postgres = new PostgresTaskStore({ connectionString: url, table: 'bench_store' });
+  const errors = errorsUntilClosed('PostgresTaskStore (store ops)');
+  const postgres = new PostgresTaskStore({ connectionString: url, table: 'bench_store', onError: errors.onError });
   const memory = new InMemoryTaskStore();
   const sides = { ours: await operations(postgres), baseline: await operations(memory) };
   const rows = [];
@@ -93,6 +95,7 @@ export async function postgresStoreOps(ctx, url) {
   } finally {
     await Promise.all([sides.ours.ops.close(), sides.baseline.ops.close()]);
     await Promise.all([postgres.close(), memory.close()]);
+    errors.closed();
   }
   return rows;
 }
