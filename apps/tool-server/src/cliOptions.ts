@@ -29,6 +29,8 @@ export interface CliOptions {
   readonly store: StoreOption;
   /** This instance's worker id (leases, notifications). @default unique per process */
   readonly instanceId: string | undefined;
+  /** How long a running task's lease lasts before another instance may declare its worker lost. @default 30000 */
+  readonly leaseMs: number | undefined;
   /** Resource limits given on the command line (undefined: every transport default). */
   readonly limits?: TransportLimits | undefined;
 }
@@ -53,6 +55,7 @@ Options:
                               where tasks live (default memory, or $MCP_TASKS_STORE);
                               embedded: starts a private PostgreSQL on DIR
   --instance-id ID            this instance's worker id (default unique per process)
+  --lease-ms MS               lease of a running task; a worker silent this long is lost (default 30000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -72,6 +75,7 @@ const OPTIONS = {
   console: { type: 'boolean', default: false },
   store: { type: 'string' },
   'instance-id': { type: 'string' },
+  'lease-ms': { type: 'string' },
   ...LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
@@ -179,6 +183,7 @@ export function parseCliOptions(
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
     instanceId: parseInstanceId(values['instance-id']),
+    leaseMs: parseLeaseMs(values['lease-ms']),
     limits: parseLimits(values, (message) => new UsageError(message)),
   };
 }
@@ -200,4 +205,14 @@ function parseInstanceId(value: string | boolean | undefined): string | undefine
   const id = String(value);
   if (!/^[\x21-\x7e]{1,100}$/.test(id)) throw new UsageError('--instance-id must be 1-100 printable ASCII characters');
   return id;
+}
+
+function parseLeaseMs(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms < 100 || ms > 86_400_000) {
+    throw new UsageError(`--lease-ms must be an integer from 100 to 86400000 (got "${text}")`);
+  }
+  return ms;
 }

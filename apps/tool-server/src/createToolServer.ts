@@ -22,6 +22,8 @@ export interface ToolServerOptions {
   readonly workerId?: string;
   /** Told of every tool handler that ended after its abort signal fired (cancel, expiry, shutdown, lost lease). */
   readonly onToolStop?: (stop: ToolStop) => void;
+  /** How long a running task's lease lasts (renewed by this instance while the tool runs). @default 30_000 */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -38,6 +40,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
       ttlMs: 3_600_000,
       pollIntervalMs: 250,
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     },
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),

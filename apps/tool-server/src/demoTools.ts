@@ -46,6 +46,9 @@ export function registerDemoTools(server: McpServer): void {
         environment: z.enum(['staging', 'production']).default('staging'),
       }),
       taskSupport: 'optional',
+      // The build is deterministic and a rollout of the same build is idempotent, so when the instance running this
+      // task dies another instance on the same store may run it again (the confirmation is replayed, not re-asked).
+      resumable: true,
       // Refuse up front (before any task exists) a client that could never answer the confirmation form.
       collectInput: (_args, ctx) => {
         if (ctx.canRequest('elicitation')) return undefined;

@@ -27,11 +27,12 @@ export interface StartedToolServer {
 }
 
 /** What {@link startToolServer} needs: the command line, where `console` may be left out. */
-export type StartOptions = Omit<CliOptions, 'logLevel' | 'console' | 'store' | 'instanceId'> & {
+export type StartOptions = Omit<CliOptions, 'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs'> & {
   readonly console?: boolean | undefined;
   /** @default memory */
   readonly store?: StoreOption | undefined;
   readonly instanceId?: string | undefined;
+  readonly leaseMs?: number | undefined;
   /** Where the console bundle is (tests). @default apps/task-console/dist */
   readonly consoleRoot?: string | undefined;
 };
@@ -46,6 +47,7 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
     ...(options.instanceId === undefined ? {} : { workerId: options.instanceId }),
     onToolStop: ({ tool, taskId, reason }) =>
       logger.debug({ tool, taskId, reason }, 'tool stopped on its abort signal'),
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {

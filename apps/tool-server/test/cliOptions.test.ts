@@ -90,3 +90,15 @@ describe('parseCliOptions --store, --instance-id', () => {
     expect(() => parseCliOptions(['--instance-id', 'has space'], {})).toThrow(UsageError);
   });
 });
+
+describe('parseCliOptions --lease-ms', () => {
+  it('reads a lease in milliseconds, and leaves the runtime default when absent', () => {
+    expect(parseCliOptions(['--lease-ms', '1500'], {})).toMatchObject({ leaseMs: 1500 });
+    expect(parseCliOptions([], {}).valueOf()).toMatchObject({ leaseMs: undefined });
+  });
+
+  it('rejects a lease that is not a whole number of milliseconds from 100 to a day', () => {
+    for (const bad of ['abc', '1.5', '-5', '99', '86400001'])
+      expect(() => parseCliOptions([`--lease-ms=${bad}`], {})).toThrow(/--lease-ms must be an integer/);
+  });
+});

@@ -1,15 +1,2 @@
-import { postgresForTests } from '@mcp-tasks/postgres-harness';
-import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    postgresUrl: string;
-  }
-}
-
-/** One PostgreSQL per test run (or the one MCP_TASKS_POSTGRES_URL names); each suite makes its own database. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await postgresForTests();
-  project.provide('postgresUrl', server.url);
-  return () => server.stop();
-}
+// One PostgreSQL for the run, provided to the tests as `postgresUrl`.
+export { default } from '@mcp-tasks/postgres-harness/vitest-setup';

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { expressTasksGet, greetCallCase, httpTasksGet } from './cases/httpCases.js';
 import { latencyCase } from './cases/latencyCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
+import { postgresCase } from './cases/postgresCase.js';
 import { scaleCase } from './cases/scaleCase.js';
 import { storeCase } from './cases/storeCase.js';
 import { goalMet, machine, markdownTable, writeResults } from './lib/report.js';
@@ -19,6 +20,7 @@ const CASES = {
   'task-store': storeCase,
   scale: scaleCase,
   latency: latencyCase,
+  postgres: postgresCase,
 };
 
 const { values } = parseArgs({

@@ -1,0 +1,101 @@
+import { PostgresTaskStore } from '@mcp-tasks/store-postgres';
+import { InMemoryTaskStore, TaskOperations } from '@mcp-tasks/task-store';
+import { errorsUntilClosed } from '../lib/closingErrors.js';
+import { pairedRuns } from '../lib/pairedRuns.js';
+
+const OWNER = 'bench';
+/** Concurrent callers: a server has many requests in flight, and a pool of connections serves them. */
+const WORKERS = 32;
+const IDS = 2_048;
+const RESULT = { content: [{ type: 'text', text: 'ok' }] };
+
+/**
+ * Runs `WORKERS` loops of `op(worker, i)` for `seconds`; resolves with operations per second and this process's CPU
+ * µs per operation (the store's client side: driver, JSON, transition functions; the database's CPU is not in it).
+ */
+async function closedLoop(seconds, op) {
+  let ops = 0;
+  const cpu = process.cpuUsage();
+  const end = performance.now() + seconds * 1_000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WORKERS }, async (_, worker) => {
+      for (let i = 0; performance.now() < end; i++) {
+        await op(worker, i);
+        ops++;
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return { rate: ops / ((performance.now() - started) / 1_000), cpuPerOp: (used.user + used.system) / ops };
+}
+
+/**
+ * The four measured operations over one store; each worker swaps only its own tasks, so no swap is lost. A 1 s TTL
+ * keeps the created tasks at a steady state (expiry included), as in the in-memory store's own benchmark.
+ */
+async function operations(store) {
+  const ops = new TaskOperations(store);
+  const ids = [];
+  for (let i = 0; i < IDS; i += WORKERS)
+    ids.push(...(await Promise.all(Array.from({ length: WORKERS }, () => store.create(OWNER, { ttlMs: 3_600_000 })))));
+  const versions = ids.map((task) => task.version);
+  const mine = (worker, i) => worker + ((i * WORKERS) % IDS);
+  return {
+    ops,
+    create: () => store.create(OWNER, { ttlMs: 1_000 }),
+    get: (worker, i) => store.get(OWNER, ids[(worker * 61 + i) % IDS].taskId),
+    swap: async (worker, i) => {
+      const at = mine(worker, i);
+      const swap = await ops.compareAndSwap(OWNER, ids[at].taskId, versions[at], { pollIntervalMs: 1_000 + (i % 7) });
+      if (!swap.ok) throw new Error('unexpected lost swap');
+      versions[at] = swap.record.version;
+    },
+    lifecycle: async () => {
+      const task = await store.create(OWNER, { ttlMs: 1_000 });
+      await ops.complete(OWNER, task.taskId, RESULT);
+    },
+  };
+}
+
+const GOALS = {
+  get: { on: 'ours', min: 10_000, text: '≥ 10k/s' },
+  lifecycle: { on: 'ours', min: 1_000, text: '≥ 1k/s' },
+};
+const VARIANTS = { create: 'create', get: 'get', swap: 'CAS update', lifecycle: 'create → complete' };
+
+/**
+ * Store operations per second, PostgreSQL (ours) next to the in-memory store (baseline), from `WORKERS` concurrent
+ * callers in this process, as a server's requests would call them.
+ */
+export async function postgresStoreOps(ctx, url) {
+  const errors = errorsUntilClosed('PostgresTaskStore (store ops)');
+  const postgres = new PostgresTaskStore({ connectionString: url, table: 'bench_store', onError: errors.onError });
+  const memory = new InMemoryTaskStore();
+  const sides = { ours: await operations(postgres), baseline: await operations(memory) };
+  const rows = [];
+  try {
+    for (const [key, variant] of Object.entries(VARIANTS)) {
+      const run = (side, seconds) => closedLoop(seconds, sides[side][key]);
+      const result = await pairedRuns({
+        reps: ctx.reps,
+        warmUp: (side) => run(side, ctx.warmSeconds),
+        measure: (side) => run(side, ctx.seconds),
+      });
+      rows.push({
+        case: 'postgres',
+        title: `task store: PostgreSQL vs in-memory (${WORKERS} callers)`,
+        variant,
+        unit: '/s',
+        ...result,
+        goal: GOALS[key],
+      });
+      ctx.progress(rows.at(-1));
+    }
+  } finally {
+    await Promise.all([sides.ours.ops.close(), sides.baseline.ops.close()]);
+    await Promise.all([postgres.close(), memory.close()]);
+    errors.closed();
+  }
+  return rows;
+}
