@@ -31,6 +31,8 @@ export interface CliOptions {
   readonly instanceId: string | undefined;
   /** How long a running task's lease lasts before another instance may declare its worker lost. @default 30000 */
   readonly leaseMs: number | undefined;
+  /** Most tasks one principal may hold at once (finished ones count until their TTL ends). @default 1000 */
+  readonly maxTasksPerPrincipal: number;
   /** Resource limits given on the command line (undefined: every transport default). */
   readonly limits?: TransportLimits | undefined;
 }
@@ -56,6 +58,7 @@ Options:
                               embedded: starts a private PostgreSQL on DIR
   --instance-id ID            this instance's worker id (default unique per process)
   --lease-ms MS               lease of a running task; a worker silent this long is lost (default 30000)
+  --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 1000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -76,6 +79,7 @@ const OPTIONS = {
   store: { type: 'string' },
   'instance-id': { type: 'string' },
   'lease-ms': { type: 'string' },
+  'max-tasks-per-principal': { type: 'string' },
   ...LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
@@ -184,6 +188,7 @@ export function parseCliOptions(
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
     instanceId: parseInstanceId(values['instance-id']),
     leaseMs: parseLeaseMs(values['lease-ms']),
+    maxTasksPerPrincipal: parseMaxTasks(values['max-tasks-per-principal']),
     limits: parseLimits(values, (message) => new UsageError(message)),
   };
 }
@@ -215,4 +220,15 @@ function parseLeaseMs(value: string | boolean | undefined): number | undefined {
     throw new UsageError(`--lease-ms must be an integer from 100 to 86400000 (got "${text}")`);
   }
   return ms;
+}
+
+/** `--max-tasks-per-principal`: a positive integer. @default 1000, the runtime's own default */
+function parseMaxTasks(value: string | boolean | undefined): number {
+  if (value === undefined) return 1_000;
+  const text = String(value);
+  const max = Number(text);
+  if (!/^\d+$/.test(text) || max < 1 || max > 10_000_000) {
+    throw new UsageError(`--max-tasks-per-principal must be an integer from 1 to 10000000 (got "${text}")`);
+  }
+  return max;
 }

@@ -1,4 +1,4 @@
-import type { TaskStore } from '@mcp-tasks/task-store';
+import type { TaskStore, TaskStoreLimits } from '@mcp-tasks/task-store';
 import type { StoreOption } from './cliOptions.js';
 import { describeError, type Logger } from './logger.js';
 
@@ -18,6 +18,7 @@ export async function openTaskStore(
   option: StoreOption,
   instanceId: string | undefined,
   logger: Logger,
+  limits: TaskStoreLimits = {},
 ): Promise<OpenedTaskStore> {
   if (option.kind === 'memory') return { store: undefined, stop: async () => undefined };
   const { PostgresTaskStore } = await import('@mcp-tasks/store-postgres');
@@ -33,6 +34,7 @@ export async function openTaskStore(
     url = option.url;
   }
   const store = new PostgresTaskStore({
+    ...limits,
     connectionString: url,
     ...(instanceId === undefined ? {} : { instanceId }),
     onError: (error) => logger.warn(`task store: ${describeError(error)}`),

@@ -27,19 +27,26 @@ export interface StartedToolServer {
 }
 
 /** What {@link startToolServer} needs: the command line, where `console` may be left out. */
-export type StartOptions = Omit<CliOptions, 'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs'> & {
+export type StartOptions = Omit<
+  CliOptions,
+  'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs' | 'maxTasksPerPrincipal'
+> & {
   readonly console?: boolean | undefined;
   /** @default memory */
   readonly store?: StoreOption | undefined;
   readonly instanceId?: string | undefined;
   readonly leaseMs?: number | undefined;
+  /** @default 1000 */
+  readonly maxTasksPerPrincipal?: number | undefined;
   /** Where the console bundle is (tests). @default apps/task-console/dist */
   readonly consoleRoot?: string | undefined;
 };
 
 /** Builds the server for `options.tools` and serves it on `options.transport`. */
 export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
-  const tasks = await openTaskStore(options.store ?? { kind: 'memory' }, options.instanceId, logger);
+  const tasks = await openTaskStore(options.store ?? { kind: 'memory' }, options.instanceId, logger, {
+    maxTasksPerOwner: options.maxTasksPerPrincipal ?? 1_000,
+  });
   const server = createToolServer({
     tools: options.tools,
     onError: (error) => logger.error(`unexpected error: ${describeError(error)}`),
@@ -48,6 +55,7 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
     onToolStop: ({ tool, taskId, reason }) =>
       logger.debug({ tool, taskId, reason }, 'tool stopped on its abort signal'),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.maxTasksPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: options.maxTasksPerPrincipal }),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
