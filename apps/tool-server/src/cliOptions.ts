@@ -31,7 +31,7 @@ export interface CliOptions {
   readonly instanceId: string | undefined;
   /** How long a running task's lease lasts before another instance may declare its worker lost. @default 30000 */
   readonly leaseMs: number | undefined;
-  /** Most tasks one principal may hold at once (finished ones count until their TTL ends). @default 1000 */
+  /** Most tasks one principal may hold at once (finished ones count until their TTL ends). @default 10000 */
   readonly maxTasksPerPrincipal: number;
   /** Resource limits given on the command line (undefined: every transport default). */
   readonly limits?: TransportLimits | undefined;
@@ -58,7 +58,7 @@ Options:
                               embedded: starts a private PostgreSQL on DIR
   --instance-id ID            this instance's worker id (default unique per process)
   --lease-ms MS               lease of a running task; a worker silent this long is lost (default 30000)
-  --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 1000)
+  --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 10000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
   -V, --version               print the version
@@ -222,9 +222,9 @@ function parseLeaseMs(value: string | boolean | undefined): number | undefined {
   return ms;
 }
 
-/** `--max-tasks-per-principal`: a positive integer. @default 1000, the runtime's own default */
+/** `--max-tasks-per-principal`: a positive integer. @default 10000, the runtime's own default */
 function parseMaxTasks(value: string | boolean | undefined): number {
-  if (value === undefined) return 1_000;
+  if (value === undefined) return 10_000;
   const text = String(value);
   const max = Number(text);
   if (!/^\d+$/.test(text) || max < 1 || max > 10_000_000) {

@@ -24,7 +24,7 @@ export interface ToolServerOptions {
   readonly onToolStop?: (stop: ToolStop) => void;
   /** How long a running task's lease lasts (renewed by this instance while the tool runs). @default 30_000 */
   readonly leaseMs?: number;
-  /** Most tasks one principal may hold in the default in-memory store (a given `taskStore` has its own). @default 1000 */
+  /** Most tasks one principal may hold in the default in-memory store (a given `taskStore` has its own). @default 10000 */
   readonly maxTasksPerPrincipal?: number;
 }
 

@@ -36,7 +36,7 @@ export type StartOptions = Omit<
   readonly store?: StoreOption | undefined;
   readonly instanceId?: string | undefined;
   readonly leaseMs?: number | undefined;
-  /** @default 1000 */
+  /** @default 10000 */
   readonly maxTasksPerPrincipal?: number | undefined;
   /** Where the console bundle is (tests). @default apps/task-console/dist */
   readonly consoleRoot?: string | undefined;
@@ -45,7 +45,7 @@ export type StartOptions = Omit<
 /** Builds the server for `options.tools` and serves it on `options.transport`. */
 export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
   const tasks = await openTaskStore(options.store ?? { kind: 'memory' }, options.instanceId, logger, {
-    maxTasksPerOwner: options.maxTasksPerPrincipal ?? 1_000,
+    maxTasksPerOwner: options.maxTasksPerPrincipal ?? 10_000,
   });
   const server = createToolServer({
     tools: options.tools,

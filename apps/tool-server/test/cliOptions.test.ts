@@ -12,7 +12,7 @@ describe('parseCliOptions', () => {
       logLevel: 'info',
       console: false,
       store: { kind: 'memory' },
-      maxTasksPerPrincipal: 1000,
+      maxTasksPerPrincipal: 10000,
     });
   });
 
@@ -27,7 +27,7 @@ describe('parseCliOptions', () => {
       logLevel: 'debug',
       console: true,
       store: { kind: 'memory' },
-      maxTasksPerPrincipal: 1000,
+      maxTasksPerPrincipal: 10000,
     });
     expect(parseCliOptions(['--help'])).toBe('help');
     expect(parseCliOptions(['-h'])).toBe('help');
@@ -97,7 +97,7 @@ describe('parseCliOptions --lease-ms', () => {
   it('reads a lease in milliseconds, and leaves the runtime default when absent', () => {
     expect(parseCliOptions(['--lease-ms', '1500'], {})).toMatchObject({ leaseMs: 1500 });
     expect(parseCliOptions(['--max-tasks-per-principal', '5'], {})).toMatchObject({ maxTasksPerPrincipal: 5 });
-    expect(parseCliOptions([], {})).toMatchObject({ maxTasksPerPrincipal: 1000 });
+    expect(parseCliOptions([], {})).toMatchObject({ maxTasksPerPrincipal: 10000 });
     expect(() => parseCliOptions(['--max-tasks-per-principal', '0'], {})).toThrow(
       '--max-tasks-per-principal must be an integer from 1 to 10000000 (got "0")',
     );

@@ -69,7 +69,7 @@ export interface McpServerOptions {
      * Most tasks one principal may hold in the default in-memory store at once (finished ones count until their TTL
      * ends). One more `tools/call` that would create a task gets `-32029` (HTTP 429 with `Retry-After`), never an
      * internal error. Ignored when you pass `taskStore`: configure the limits on the store you create.
-     * @default 1_000
+     * @default 10_000
      */
     readonly maxTasksPerPrincipal?: number;
     /**
@@ -147,7 +147,7 @@ export class McpServer implements ServerEndpoint {
     this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     this.#store =
-      options.taskStore ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 1_000 });
+      options.taskStore ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 10_000 });
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
     this.#tasks = new TaskRuntime({

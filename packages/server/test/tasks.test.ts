@@ -136,9 +136,9 @@ describe('task creation', () => {
     expect(error.code).not.toBe(-32603);
   });
 
-  it('bounds each principal to 1,000 tasks in the default store, and tasks.maxTasksPerPrincipal sets it', async () => {
+  it('bounds each principal to 10,000 tasks in the default store, and tasks.maxTasksPerPrincipal sets it', async () => {
     const { client } = setup();
-    for (let i = 0; i < 1_000; i++) expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    for (let i = 0; i < 10_000; i++) expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
     const error = await client.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } });
     expect(error).toMatchObject({ code: TASK_LIMIT_ERROR_CODE });
     await server.close({ graceMs: 1000 });
