@@ -6,11 +6,9 @@
  */
 let lastFrozen: object | undefined;
 
-/** Freezes `record` (its payloads must be frozen already) and remembers it as the last one frozen. */
-export function freezeRecord<T extends object>(record: T): T {
-  Object.freeze(record);
+/** Remembers `record`, frozen by the caller (its payloads must be frozen too), as the last record frozen. */
+export function rememberFrozenRecord(record: object): void {
   lastFrozen = record;
-  return record;
 }
 
 /**

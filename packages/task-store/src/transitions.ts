@@ -10,7 +10,7 @@
 
 import { deepFreeze } from './deepFreeze.js';
 import { checkInterval, checkTtl, laterIso } from './fieldChecks.js';
-import { freezeRecord } from './recordFreezer.js';
+import { rememberFrozenRecord } from './recordFreezer.js';
 import {
   type CreateTaskOptions,
   type InputRequest,
@@ -75,7 +75,8 @@ export function newTask(
 
 /** The record after `changes`, one object literal (the fast shape); `touch` moves `lastUpdatedAt`. */
 function next(current: TaskRecord, stamp: string, changes: Changes, touch = true): TaskRecord {
-  return freezeRecord({
+  // Remembered as the last record frozen, so the store writing it next skips the deep-freeze check.
+  const record: TaskRecord = Object.freeze({
     taskId: current.taskId,
     owner: current.owner,
     version: current.version + 1,
@@ -92,16 +93,19 @@ function next(current: TaskRecord, stamp: string, changes: Changes, touch = true
     requestMeta: current.requestMeta,
     lease: 'lease' in changes ? changes.lease : current.lease,
   });
+  rememberFrozenRecord(record);
+  return record;
 }
 
 /** Applies `patch` (status message, poll interval, ttl) to a live task; refuses a terminal one. */
 export function patchTask(current: TaskRecord, patch: TaskRecordPatch, stamp: string): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  const changes: Changes = {};
-  if ('statusMessage' in patch) changes.statusMessage = patch.statusMessage;
-  if ('pollIntervalMs' in patch) changes.pollIntervalMs = checkInterval(patch.pollIntervalMs);
-  if ('ttlMs' in patch && patch.ttlMs !== undefined) changes.ttlMs = checkTtl(patch.ttlMs, null);
-  return next(current, stamp, changes);
+  // One object shape whatever the patch holds (unpatched fields keep their value), which keeps the write fast.
+  return next(current, stamp, {
+    statusMessage: 'statusMessage' in patch ? patch.statusMessage : current.statusMessage,
+    pollIntervalMs: 'pollIntervalMs' in patch ? checkInterval(patch.pollIntervalMs) : current.pollIntervalMs,
+    ttlMs: 'ttlMs' in patch && patch.ttlMs !== undefined ? checkTtl(patch.ttlMs, null) : current.ttlMs,
+  });
 }
 
 /** Sets `statusMessage` on a live task, whatever its version (last writer wins). */
