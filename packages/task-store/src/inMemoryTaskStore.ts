@@ -4,6 +4,7 @@ import { deepFreeze } from './deepFreeze.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
+import { takeLastFrozenRecord } from './recordFreezer.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
 import {
   type CreateTaskOptions,
@@ -157,7 +158,7 @@ export class InMemoryTaskStore implements TaskStore {
       throw new TaskStoreError('invalid_argument', `swap of ${taskId} needs the next version of the same task`);
     }
     if (next.ttlMs !== current.ttlMs) checkTtl(next.ttlMs, this.#maxTtlMs);
-    const record = deepFreeze(next);
+    const record = takeLastFrozenRecord(next) ? next : deepFreeze(next);
     this.#records.set(taskId, record);
     if (record.ttlMs !== null && (current.ttlMs === null || record.ttlMs < current.ttlMs)) {
       // A new or earlier deadline needs its own heap entry; a later one is re-queued when the old entry pops.
@@ -167,7 +168,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (lease !== undefined && (current.lease === undefined || lease.until < current.lease.until)) {
       this.#leases.push(lease.until, taskId);
     }
-    this.#feed.emit({ type: 'updated', record });
+    if (this.#feed.size !== 0) this.#feed.emit({ type: 'updated', record });
     return record;
   }
 

@@ -10,6 +10,8 @@ export class TaskEventRouter {
   readonly #listeners = new Map<string, Set<{ readonly owner: TaskOwner; readonly listener: TaskListener }>>();
   readonly #onError: (error: unknown) => void;
   #watching: Promise<Unsubscribe> | undefined;
+  /** `#watching` without its value, made once: every wait asks for it. */
+  #started: Promise<void> | undefined;
 
   constructor(store: TaskStore, onError: (error: unknown) => void) {
     this.#store = store;
@@ -18,8 +20,11 @@ export class TaskEventRouter {
 
   /** Starts watching the store (once); resolves when events flow. */
   start(): Promise<void> {
-    this.#watching ??= this.#store.watch((event) => this.#dispatch(event));
-    return this.#watching.then(() => undefined);
+    if (this.#started === undefined) {
+      this.#watching = this.#store.watch((event) => this.#dispatch(event));
+      this.#started = this.#watching.then(() => undefined);
+    }
+    return this.#started;
   }
 
   /**
@@ -50,19 +55,30 @@ export class TaskEventRouter {
     this.#listeners.clear();
     const watching = this.#watching;
     this.#watching = undefined;
+    this.#started = undefined;
     if (watching !== undefined) (await watching.catch(() => () => undefined))();
   }
 
   #dispatch(event: TaskEvent): void {
     const set = this.#listeners.get(event.record.taskId);
     if (set === undefined) return;
+    if (set.size === 1) {
+      // The common case (one wait on the task) without copying the set; entries added meanwhile wait their turn.
+      const [entry] = set;
+      if (entry !== undefined) this.#deliver(entry, event);
+      return;
+    }
     for (const entry of [...set]) {
-      if (!set.has(entry) || entry.owner !== event.record.owner) continue;
-      try {
-        entry.listener(event);
-      } catch (error) {
-        this.#onError(error);
-      }
+      if (set.has(entry)) this.#deliver(entry, event);
+    }
+  }
+
+  #deliver(entry: { readonly owner: TaskOwner; readonly listener: TaskListener }, event: TaskEvent): void {
+    if (entry.owner !== event.record.owner) return;
+    try {
+      entry.listener(event);
+    } catch (error) {
+      this.#onError(error);
     }
   }
 }

@@ -10,6 +10,7 @@
 
 import { deepFreeze } from './deepFreeze.js';
 import { checkInterval, checkTtl, laterIso } from './fieldChecks.js';
+import { rememberFrozenRecord } from './recordFreezer.js';
 import {
   type CreateTaskOptions,
   type InputRequest,
@@ -28,9 +29,6 @@ import {
 type Payloads<T> = { readonly [key: string]: T };
 const NO_INPUT_REQUESTS: Payloads<InputRequest> = Object.freeze({});
 const NO_ANSWERS: Payloads<InputResponse> = Object.freeze({});
-
-/** What every terminal transition clears: outstanding requests, answers and the lease. */
-const ENDED = Object.freeze({ inputRequests: NO_INPUT_REQUESTS, answers: NO_ANSWERS, lease: undefined });
 
 /** The fields a transition may set; absent keys keep the previous value, present `undefined` clears it. */
 type Changes = {
@@ -77,7 +75,8 @@ export function newTask(
 
 /** The record after `changes`, one object literal (the fast shape); `touch` moves `lastUpdatedAt`. */
 function next(current: TaskRecord, stamp: string, changes: Changes, touch = true): TaskRecord {
-  return Object.freeze({
+  // Remembered as the last record frozen, so the store writing it next skips the deep-freeze check.
+  const record: TaskRecord = Object.freeze({
     taskId: current.taskId,
     owner: current.owner,
     version: current.version + 1,
@@ -94,16 +93,19 @@ function next(current: TaskRecord, stamp: string, changes: Changes, touch = true
     requestMeta: current.requestMeta,
     lease: 'lease' in changes ? changes.lease : current.lease,
   });
+  rememberFrozenRecord(record);
+  return record;
 }
 
 /** Applies `patch` (status message, poll interval, ttl) to a live task; refuses a terminal one. */
 export function patchTask(current: TaskRecord, patch: TaskRecordPatch, stamp: string): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  const changes: Changes = {};
-  if ('statusMessage' in patch) changes.statusMessage = patch.statusMessage;
-  if ('pollIntervalMs' in patch) changes.pollIntervalMs = checkInterval(patch.pollIntervalMs);
-  if ('ttlMs' in patch && patch.ttlMs !== undefined) changes.ttlMs = checkTtl(patch.ttlMs, null);
-  return next(current, stamp, changes);
+  // One object shape whatever the patch holds (unpatched fields keep their value), which keeps the write fast.
+  return next(current, stamp, {
+    statusMessage: 'statusMessage' in patch ? patch.statusMessage : current.statusMessage,
+    pollIntervalMs: 'pollIntervalMs' in patch ? checkInterval(patch.pollIntervalMs) : current.pollIntervalMs,
+    ttlMs: 'ttlMs' in patch && patch.ttlMs !== undefined ? checkTtl(patch.ttlMs, null) : current.ttlMs,
+  });
 }
 
 /** Sets `statusMessage` on a live task, whatever its version (last writer wins). */
@@ -146,29 +148,33 @@ export function resolveInputs(
     }
   }
   if (accepted.length === 0) return { accepted, record: current };
-  const remaining: Record<string, InputRequest> = { ...current.inputRequests };
   const answers: Record<string, InputResponse> = { ...current.answers };
-  for (const key of accepted) {
-    answers[key] = deepFreeze(responses[key] as InputResponse);
-    delete remaining[key];
-  }
-  return { accepted, record: next(current, stamp, { ...inputChanges(remaining), answers: Object.freeze(answers) }) };
+  for (const key of accepted) answers[key] = deepFreeze(responses[key] as InputResponse);
+  const changes = inputChanges(current.inputRequests, accepted);
+  changes.answers = Object.freeze(answers);
+  return { accepted, record: next(current, stamp, changes) };
 }
 
 /** Withdraws an outstanding key (its asker gave up); refuses a key that is not outstanding. */
 export function withdrawInput(current: TaskRecord, key: string, stamp: string): TaskRecord | undefined {
   if (!Object.hasOwn(current.inputRequests, key)) return undefined;
-  const remaining: Record<string, InputRequest> = { ...current.inputRequests };
-  delete remaining[key];
-  return next(current, stamp, inputChanges(remaining));
+  return next(current, stamp, inputChanges(current.inputRequests, [key]));
 }
 
-function inputChanges(remaining: Record<string, InputRequest>): Changes {
-  const empty = Object.keys(remaining).length === 0;
-  return {
-    status: empty ? 'working' : 'input_required',
-    inputRequests: empty ? NO_INPUT_REQUESTS : Object.freeze(remaining),
-  };
+/**
+ * The status and requests once the `settled` keys (all outstanding) are no longer outstanding. Copies the rest
+ * instead of deleting from a copy, which would turn the new object into a slow dictionary.
+ */
+function inputChanges(inputRequests: Payloads<InputRequest>, settled: readonly string[]): Changes {
+  let remaining: Record<string, InputRequest> | undefined;
+  for (const key of Object.keys(inputRequests)) {
+    if (settled.includes(key)) continue;
+    remaining ??= {};
+    remaining[key] = inputRequests[key] as InputRequest;
+  }
+  return remaining === undefined
+    ? { status: 'working', inputRequests: NO_INPUT_REQUESTS }
+    : { status: 'input_required', inputRequests: Object.freeze(remaining) };
 }
 
 /** Ends the task `completed`; refused once any terminal status stands (the first terminal writer wins). */
@@ -179,7 +185,7 @@ export function complete(
   statusMessage?: string,
 ): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  return next(current, stamp, { status: 'completed', statusMessage, result: deepFreeze(result), ...ENDED });
+  return end(current, stamp, 'completed', statusMessage, deepFreeze(result), undefined);
 }
 
 /** Ends the task `failed` with a JSON-RPC error; refused once any terminal status stands. */
@@ -190,13 +196,33 @@ export function fail(
   statusMessage?: string,
 ): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  return next(current, stamp, { status: 'failed', statusMessage, error: deepFreeze(error), ...ENDED });
+  return end(current, stamp, 'failed', statusMessage, undefined, deepFreeze(error));
 }
 
 /** Ends the task `cancelled` with `reason` as its status message; refused once any terminal status stands. */
 export function cancel(current: TaskRecord, stamp: string, reason?: string): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
-  return next(current, stamp, { status: 'cancelled', statusMessage: reason, ...ENDED });
+  return end(current, stamp, 'cancelled', reason, undefined, undefined);
+}
+
+/** A terminal record: it clears outstanding requests, answers and the lease. */
+function end(
+  current: TaskRecord,
+  stamp: string,
+  status: TaskStatus,
+  statusMessage: string | undefined,
+  result: JsonObject | undefined,
+  error: TaskError | undefined,
+): TaskRecord {
+  return next(current, stamp, {
+    status,
+    statusMessage,
+    inputRequests: NO_INPUT_REQUESTS,
+    answers: NO_ANSWERS,
+    result,
+    error,
+    lease: undefined,
+  });
 }
 
 /**

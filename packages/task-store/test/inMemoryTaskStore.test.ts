@@ -189,6 +189,33 @@ describe('InMemoryTaskStore', () => {
     expect(second).toBe(0);
   });
 
+  it('calls a listener added during a delivery from the next event on, also for a task with one listener', async () => {
+    const store = makeStore();
+    const task = await store.create('alice', { ttlMs: null });
+    const late: string[] = [];
+    let added = false;
+    await store.subscribe('alice', task.taskId, () => {
+      if (added) return;
+      added = true;
+      store.listen('alice', task.taskId, (event) => late.push(event.record.statusMessage ?? ''));
+    });
+    await store.setStatusMessage('alice', task.taskId, 'first');
+    await store.setStatusMessage('alice', task.taskId, 'second');
+    expect(late).toEqual(['second']);
+  });
+
+  it('deep-freezes a hand-built record written right after a transition froze another', async () => {
+    const store = makeStore();
+    const task = await store.create('alice', { ttlMs: null });
+    await store.setStatusMessage('alice', task.taskId, 'transition');
+    const current = await store.get('alice', task.taskId);
+    if (current === undefined) throw new Error('vanished');
+    const next = { ...current, version: current.version + 1, result: { content: [{ type: 'text', text: 'x' }] } };
+    const swapped = await store.memory.swap('alice', task.taskId, current.version, next);
+    expect(swapped.ok).toBe(true);
+    expectDeepFrozen(await store.get('alice', task.taskId));
+  });
+
   it('releases listeners, waits and answers: nothing is retained once they settle', async () => {
     const timers = manualTimers();
     const store = makeStore(timers);
