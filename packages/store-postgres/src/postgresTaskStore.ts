@@ -15,9 +15,9 @@ import {
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import pg from 'pg';
 import { ChangeListener } from './changeListener.js';
-import { encodeText } from './nulSafe.js';
-import { PostgresChangeFeed } from './postgresChangeFeed.js';
-import { parseRecord, writeValues } from './rows.js';
+import { decodeText, encodeText } from './nulSafe.js';
+import { type Change, PostgresChangeFeed } from './postgresChangeFeed.js';
+import { expiryStub, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { mapDatabaseError } from './unavailable.js';
 
@@ -96,10 +96,7 @@ export class PostgresTaskStore implements TaskStore {
         instanceId: this.instanceId,
         fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
         changedSince: async (seq, limit) =>
-          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map((row) => ({
-            record: parseRecord(row.record as string),
-            seq: Number(row.seq),
-          })),
+          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
       },
       options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
       onError,
@@ -211,10 +208,9 @@ export class PostgresTaskStore implements TaskStore {
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    const removed = (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows.map((row) =>
-      parseRecord(row.record as string),
-    );
-    for (const record of removed) this.#feed.expired(record);
+    const rows = (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows;
+    const removed = rows.map((row) => parseRecord(row.record as string));
+    rows.forEach((row, i) => this.#feed.expired(removed[i] as TaskRecord, Number(row.expired_seq)));
     return removed;
   }
 
@@ -277,6 +273,14 @@ export class PostgresTaskStore implements TaskStore {
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
+}
+
+/** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */
+function changeOf(row: Record<string, unknown>): Change {
+  const seq = Number(row.seq);
+  if (typeof row.record === 'string') return { type: 'updated', record: parseRecord(row.record), seq };
+  const record = expiryStub(decodeText(row.task_id as string), decodeText(row.owner as string), Number(row.version));
+  return { type: 'expired', record, seq };
 }
 
 /** `host:port/database` of a connection config, for error messages (never the password). */

@@ -23,3 +23,21 @@ export function leaseUntilOf(record: TaskRecord): number | null {
 export function writeValues(record: TaskRecord): [number, string, number | null, number | null, string] {
   return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), encodeJson(JSON.stringify(record))];
 }
+
+/**
+ * The record an expiry is reported with when only the task's identity is known (its record was too large for a
+ * notification, or the expiry was read back from a tombstone): id, owner and last version.
+ */
+export function expiryStub(taskId: string, owner: string, version: number): TaskRecord {
+  return Object.freeze({
+    taskId,
+    owner,
+    version,
+    status: 'working',
+    createdAt: '',
+    lastUpdatedAt: '',
+    ttlMs: 0,
+    inputRequests: Object.freeze({}),
+    answers: Object.freeze({}),
+  });
+}

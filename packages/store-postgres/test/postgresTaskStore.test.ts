@@ -102,6 +102,30 @@ describe('PostgresTaskStore', () => {
     await vi.waitFor(() => expect(seen).toContain('while down'));
   });
 
+  it('catches up on expiries made by another instance while its listening connection was down', async () => {
+    const table = `tasks_${++tables}`;
+    const a = open({}, table);
+    const b = open({}, table);
+    const seen: TaskEvent[] = [];
+    await b.watch((event) => seen.push(event));
+    const task = await a.create('alice', { ttlMs: 1 });
+    const kept = await a.create('alice', { ttlMs: null });
+    b.simulateListenerDisconnect();
+    // Expired (row deleted) while b is not listening: only its tombstone can tell b after the reconnect.
+    expect(await a.expireDue(Date.now() + 60_000, 10)).toHaveLength(1);
+    await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'after the expiry');
+    await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('after the expiry'));
+    const expiries = seen.filter((e) => e.type === 'expired');
+    expect(expiries).toEqual([
+      { type: 'expired', record: expect.objectContaining({ taskId: task.taskId, owner: 'alice' }) },
+    ]);
+    // A later catch-up re-reads the same tombstone but does not deliver the expiry again.
+    b.simulateListenerDisconnect();
+    await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'second reconnect');
+    await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('second reconnect'));
+    expect(seen.filter((e) => e.type === 'expired')).toHaveLength(1);
+  });
+
   it('answers with a clear -32603 error when the database is unreachable', async () => {
     const store = new PostgresTaskStore({
       connectionString: 'postgres://nobody@127.0.0.1:1/none',
