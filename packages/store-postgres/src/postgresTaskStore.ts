@@ -208,9 +208,12 @@ export class PostgresTaskStore implements TaskStore {
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    const rows = (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows;
-    const removed = rows.map((row) => parseRecord(row.record as string));
-    rows.forEach((row, i) => this.#feed.expired(removed[i] as TaskRecord, Number(row.expired_seq)));
+    const removed: TaskRecord[] = [];
+    for (const row of (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
+      const record = parseRecord(row.record as string);
+      removed.push(record);
+      this.#feed.expired(record, Number(row.expired_seq));
+    }
     return removed;
   }
 
