@@ -16,6 +16,7 @@ import { newTask } from '@mcp-tasks/task-store/transitions';
 import pg from 'pg';
 import { ChangeListener } from './changeListener.js';
 import { decodeText, encodeText } from './nulSafe.js';
+import { OpenClients } from './openClients.js';
 import { type Change, PostgresChangeFeed } from './postgresChangeFeed.js';
 import { expiryStub, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
@@ -60,6 +61,7 @@ const byteLength = (text: string) => new TextEncoder().encode(text).length;
 export class PostgresTaskStore implements TaskStore {
   readonly instanceId: string;
   readonly #pool: pg.Pool;
+  readonly #poolClients = new OpenClients();
   readonly #sql: Statements;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
@@ -91,6 +93,7 @@ export class PostgresTaskStore implements TaskStore {
     this.#pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.#pool.on('error', onError);
+    this.#pool.on('connect', (client) => this.#poolClients.track(client));
     this.#feed = new PostgresChangeFeed(
       {
         instanceId: this.instanceId,
@@ -249,12 +252,17 @@ export class PostgresTaskStore implements TaskStore {
     this.#listener.simulateDisconnect();
   }
 
+  /**
+   * Stops the change feed and closes every connection; resolves once all their sockets have closed (calls still
+   * running finish first), so the database may be stopped or dropped right after. Idempotent: a second call
+   * resolves at once.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#feed.clear();
-    await this.#listener.close();
-    await this.#pool.end().catch(() => undefined);
+    await Promise.all([this.#listener.close(), this.#pool.end().catch(() => undefined)]);
+    await this.#poolClients.allEnded();
   }
 
   async #records(text: string, values: readonly unknown[]): Promise<TaskRecord[]> {

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { freshDatabase } from '@mcp-tasks/postgres-harness';
 import { isTaskStoreError, type TaskEvent, TaskOperations, type TaskStoreLimits } from '@mcp-tasks/task-store';
 import { beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
@@ -124,6 +125,26 @@ describe('PostgresTaskStore', () => {
     await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'second reconnect');
     await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('second reconnect'));
     expect(seen.filter((e) => e.type === 'expired')).toHaveLength(1);
+  });
+
+  it('closes every socket of the pool and of the listening connection before close resolves', async () => {
+    const sockets: Socket[] = [];
+    const stream = () => {
+      const socket = new Socket();
+      sockets.push(socket);
+      return socket;
+    };
+    const table = `tasks_${++tables}`;
+    const store = new PostgresTaskStore({ connectionString: url, table, clientConfig: { stream }, onError: () => {} });
+    onTestFinished(() => store.close());
+    await store.watch(() => undefined);
+    // Several pool connections at once, and a listening connection being re-opened when close is called.
+    await Promise.all(Array.from({ length: 4 }, () => store.create('alice', { ttlMs: null })));
+    const opened = sockets.length;
+    store.simulateListenerDisconnect();
+    await vi.waitFor(() => expect(sockets.length).toBeGreaterThan(opened));
+    await store.close();
+    expect(sockets.filter((socket) => !socket.destroyed)).toEqual([]);
   });
 
   it('answers with a clear -32603 error when the database is unreachable', async () => {
