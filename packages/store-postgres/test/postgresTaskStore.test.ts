@@ -1,6 +1,7 @@
 import { Socket } from 'node:net';
 import { freshDatabase } from '@mcp-tasks/postgres-harness';
 import { isTaskStoreError, type TaskEvent, TaskOperations, type TaskStoreLimits } from '@mcp-tasks/task-store';
+import pg from 'pg';
 import { beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { PostgresTaskStore, TaskStoreUnavailableError } from '../src/index.js';
 
@@ -125,6 +126,24 @@ describe('PostgresTaskStore', () => {
     await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'second reconnect');
     await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('second reconnect'));
     expect(seen.filter((e) => e.type === 'expired')).toHaveLength(1);
+  });
+
+  it('prunes tombstones of expiries older than ten minutes when it expires tasks', async () => {
+    const table = `tasks_${++tables}`;
+    const store = open({}, table);
+    const task = await store.create('alice', { ttlMs: 1 });
+    await store.migrate();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    const elevenMinutesAgo = Date.now() - 11 * 60_000;
+    await admin.query(
+      `INSERT INTO ${table}_expired (seq, task_id, owner, version, expired_at) VALUES (0, 'old', 'alice', 1, $1)`,
+      [elevenMinutesAgo],
+    );
+    expect(await store.expireDue(Date.now() + 60_000, 10)).toHaveLength(1);
+    const left = await admin.query(`SELECT task_id FROM ${table}_expired`);
+    expect(left.rows).toEqual([{ task_id: task.taskId }]);
   });
 
   it('closes every socket of the pool and of the listening connection before close resolves', async () => {
