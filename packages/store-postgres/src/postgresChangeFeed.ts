@@ -97,6 +97,7 @@ export class PostgresChangeFeed {
   expired(record: TaskRecord, seq: number): void {
     if (this.#expiries.has(seq)) return;
     this.#expiries.add(seq);
+    this.#highWater = Math.max(this.#highWater, seq); // also bounds what is remembered in a store that never listens
     if (this.#expiries.size > 2 * CATCH_UP_SLACK) this.#forgetExpiriesUpTo(this.#highWater - CATCH_UP_SLACK);
     this.#delivered.delete(record.taskId);
     this.#emit({ type: 'expired', record });

@@ -15,10 +15,10 @@ import {
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import pg from 'pg';
 import { ChangeListener } from './changeListener.js';
-import { decodeText, encodeText } from './nulSafe.js';
+import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
-import { type Change, PostgresChangeFeed } from './postgresChangeFeed.js';
-import { expiryStub, parseRecord, writeValues } from './rows.js';
+import { PostgresChangeFeed } from './postgresChangeFeed.js';
+import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { mapDatabaseError } from './unavailable.js';
 
@@ -284,14 +284,6 @@ export class PostgresTaskStore implements TaskStore {
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
-}
-
-/** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */
-function changeOf(row: Record<string, unknown>): Change {
-  const seq = Number(row.seq);
-  if (typeof row.record === 'string') return { type: 'updated', record: parseRecord(row.record), seq };
-  const record = expiryStub(decodeText(row.task_id as string), decodeText(row.owner as string), Number(row.version));
-  return { type: 'expired', record, seq };
 }
 
 /** `host:port/database` of a connection config, for error messages (never the password). */

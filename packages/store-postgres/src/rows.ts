@@ -1,5 +1,6 @@
 import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
-import { decodeJson, encodeJson } from './nulSafe.js';
+import { decodeJson, decodeText, encodeJson } from './nulSafe.js';
+import type { Change } from './postgresChangeFeed.js';
 
 /** Parses a stored record, freezing every object as it is built (records are shared and never mutated). */
 export function parseRecord(text: string): TaskRecord {
@@ -40,4 +41,12 @@ export function expiryStub(taskId: string, owner: string, version: number): Task
     inputRequests: Object.freeze({}),
     answers: Object.freeze({}),
   });
+}
+
+/** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */
+export function changeOf(row: Record<string, unknown>): Change {
+  const seq = Number(row.seq);
+  if (typeof row.record === 'string') return { type: 'updated', record: parseRecord(row.record), seq };
+  const record = expiryStub(decodeText(row.task_id as string), decodeText(row.owner as string), Number(row.version));
+  return { type: 'expired', record, seq };
 }
