@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { OpenClients } from './openClients.js';
 
 /** What the listening connection reports to its store. */
 export interface ChangeListenerHooks {
@@ -22,6 +23,8 @@ export class ChangeListener {
   readonly #channel: string;
   readonly #hooks: ChangeListenerHooks;
   #client: pg.Client | undefined;
+  /** Every client not yet ended: the listening one, one connecting, and lost ones still closing. */
+  readonly #clients = new OpenClients();
   #retryMs = FIRST_RETRY_MS;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -37,13 +40,16 @@ export class ChangeListener {
     await this.#connect();
   }
 
-  /** Closes the connection and stops reconnecting. Idempotent. */
+  /**
+   * Stops reconnecting and closes the connection, also one being opened; resolves once every socket it opened has
+   * closed. Idempotent.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
-    const client = this.#client;
     this.#client = undefined;
-    await client?.end().catch(() => undefined);
+    this.#clients.endAll();
+    await this.#clients.allEnded();
   }
 
   /** Drops the connection as a network failure would (for tests of the catch-up). */
@@ -62,7 +68,9 @@ export class ChangeListener {
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client, new Error('The listening connection to PostgreSQL ended')));
     try {
-      await client.connect();
+      const connected = client.connect();
+      this.#clients.track(client);
+      await connected;
       await client.query(`LISTEN ${this.#channel}`);
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -96,6 +104,7 @@ export class ChangeListener {
       await this.#connect();
       if (!this.#closed) await this.#hooks.onReconnected();
     } catch (error) {
+      if (this.#closed) return; // closed while reconnecting: the failure is the close's doing
       this.#hooks.onError(error);
       if (this.#client === undefined) this.#schedule();
     }

@@ -1,6 +1,6 @@
 import type { TaskEvent, TaskListener, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
 import { decodeText } from './nulSafe.js';
-import { parseRecord } from './rows.js';
+import { expiryStub, parseRecord } from './rows.js';
 
 /** A notification on the store's channel, as `schema.ts` builds it. */
 type Notification = [
@@ -13,11 +13,19 @@ type Notification = [
   record: unknown,
 ];
 
-/** What the feed needs from the store: fetch current records by id, and the rows changed after a sequence number. */
+/** A write or an expiry read back by a catch-up, with its sequence number. */
+export interface Change {
+  readonly type: TaskEvent['type'];
+  readonly record: TaskRecord;
+  readonly seq: number;
+}
+
+/** What the feed needs from the store: fetch current records by id, and the changes after a sequence number. */
 export interface ChangeSource {
   readonly instanceId: string;
   fetch(taskIds: readonly string[]): Promise<readonly TaskRecord[]>;
-  changedSince(seq: number, limit: number): Promise<readonly { record: TaskRecord; seq: number }[]>;
+  /** Writes and expiries with a sequence number above `seq`, in sequence order, at most `limit`. */
+  changedSince(seq: number, limit: number): Promise<readonly Change[]>;
 }
 
 /**
@@ -42,6 +50,8 @@ export class PostgresChangeFeed {
   /** Highest version delivered per task, until the task expires. */
   readonly #delivered = new Map<string, number>();
   readonly #pending = new Set<string>();
+  /** Sequence numbers of the expiries delivered, so a catch-up re-reading them does not deliver them again. */
+  readonly #expiries = new Set<number>();
   #fetching = false;
   #highWater = 0;
 
@@ -67,6 +77,7 @@ export class PostgresChangeFeed {
     this.#listeners = [];
     this.#delivered.clear();
     this.#pending.clear();
+    this.#expiries.clear();
   }
 
   /** Sets where a catch-up starts (the sequence's value when the feed started listening). */
@@ -82,10 +93,19 @@ export class PostgresChangeFeed {
     this.#emit({ type: 'updated', record });
   }
 
-  /** Delivers the removal of an expired task (once). */
-  expired(record: TaskRecord): void {
+  /** Delivers the removal of an expired task, once per expiry (`seq`, the number of its tombstone). */
+  expired(record: TaskRecord, seq: number): void {
+    if (this.#expiries.has(seq)) return;
+    this.#expiries.add(seq);
+    this.#highWater = Math.max(this.#highWater, seq); // also bounds what is remembered in a store that never listens
+    if (this.#expiries.size > 2 * CATCH_UP_SLACK) this.#forgetExpiriesUpTo(this.#highWater - CATCH_UP_SLACK);
     this.#delivered.delete(record.taskId);
     this.#emit({ type: 'expired', record });
+  }
+
+  /** A catch-up never reads below its start, so expiries up to there need no remembering. */
+  #forgetExpiriesUpTo(seq: number): void {
+    for (const expiry of this.#expiries) if (expiry <= seq) this.#expiries.delete(expiry);
   }
 
   /** Handles one notification payload from the listening connection. */
@@ -103,21 +123,26 @@ export class PostgresChangeFeed {
     this.#highWater = Math.max(this.#highWater, seq);
     if (instance === this.#source.instanceId) return; // delivered when the write committed
     if (kind === 'x') {
-      this.expired(expiredRecord(taskId, owner, version, record));
+      this.expired(expiredRecord(taskId, owner, version, record), seq);
     } else if (version > (this.#delivered.get(taskId) ?? 0)) {
       this.#pending.add(taskId);
       if (!this.#fetching) void this.#fetchPending();
     }
   }
 
-  /** Re-reads every row written since the last change seen (after the listening connection was down). */
+  /**
+   * Re-reads every write and expiry since the last change seen (after the listening connection was down), in
+   * sequence order; what was delivered already is not delivered again.
+   */
   async catchUp(): Promise<void> {
     let from = Math.max(0, this.#highWater - CATCH_UP_SLACK);
+    this.#forgetExpiriesUpTo(from);
     for (;;) {
       const rows = await this.#source.changedSince(from, CATCH_UP_PAGE);
-      for (const { record, seq } of rows) {
+      for (const { type, record, seq } of rows) {
         from = Math.max(from, seq);
-        this.updated(record);
+        if (type === 'expired') this.expired(record, seq);
+        else this.updated(record);
       }
       this.#highWater = Math.max(this.#highWater, from);
       if (rows.length < CATCH_UP_PAGE) return;
@@ -154,15 +179,5 @@ export class PostgresChangeFeed {
 /** The record of an expiry notification: the record itself when it fit, else the fields that identify the task. */
 function expiredRecord(taskId: string, owner: string, version: number, record: unknown): TaskRecord {
   if (typeof record === 'object' && record !== null) return parseRecord(JSON.stringify(record));
-  return Object.freeze({
-    taskId,
-    owner,
-    version,
-    status: 'working',
-    createdAt: '',
-    lastUpdatedAt: '',
-    ttlMs: 0,
-    inputRequests: Object.freeze({}),
-    answers: Object.freeze({}),
-  });
+  return expiryStub(taskId, owner, version);
 }

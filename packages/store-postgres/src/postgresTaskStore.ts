@@ -16,8 +16,9 @@ import { newTask } from '@mcp-tasks/task-store/transitions';
 import pg from 'pg';
 import { ChangeListener } from './changeListener.js';
 import { encodeText } from './nulSafe.js';
+import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
-import { parseRecord, writeValues } from './rows.js';
+import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { mapDatabaseError } from './unavailable.js';
 
@@ -60,6 +61,7 @@ const byteLength = (text: string) => new TextEncoder().encode(text).length;
 export class PostgresTaskStore implements TaskStore {
   readonly instanceId: string;
   readonly #pool: pg.Pool;
+  readonly #poolClients = new OpenClients();
   readonly #sql: Statements;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
@@ -91,15 +93,13 @@ export class PostgresTaskStore implements TaskStore {
     this.#pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.#pool.on('error', onError);
+    this.#pool.on('connect', (client) => this.#poolClients.track(client));
     this.#feed = new PostgresChangeFeed(
       {
         instanceId: this.instanceId,
         fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
         changedSince: async (seq, limit) =>
-          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map((row) => ({
-            record: parseRecord(row.record as string),
-            seq: Number(row.seq),
-          })),
+          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
       },
       options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
       onError,
@@ -211,10 +211,12 @@ export class PostgresTaskStore implements TaskStore {
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    const removed = (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows.map((row) =>
-      parseRecord(row.record as string),
-    );
-    for (const record of removed) this.#feed.expired(record);
+    const removed: TaskRecord[] = [];
+    for (const row of (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
+      const record = parseRecord(row.record as string);
+      removed.push(record);
+      this.#feed.expired(record, Number(row.expired_seq));
+    }
     return removed;
   }
 
@@ -250,12 +252,17 @@ export class PostgresTaskStore implements TaskStore {
     this.#listener.simulateDisconnect();
   }
 
+  /**
+   * Stops the change feed and closes every connection; resolves once all their sockets have closed (calls still
+   * running finish first), so the database may be stopped or dropped right after. Idempotent: a second call
+   * resolves at once.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#feed.clear();
-    await this.#listener.close();
-    await this.#pool.end().catch(() => undefined);
+    await Promise.all([this.#listener.close(), this.#pool.end().catch(() => undefined)]);
+    await this.#poolClients.allEnded();
   }
 
   async #records(text: string, values: readonly unknown[]): Promise<TaskRecord[]> {

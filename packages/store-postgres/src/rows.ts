@@ -1,5 +1,6 @@
 import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
-import { decodeJson, encodeJson } from './nulSafe.js';
+import { decodeJson, decodeText, encodeJson } from './nulSafe.js';
+import type { Change } from './postgresChangeFeed.js';
 
 /** Parses a stored record, freezing every object as it is built (records are shared and never mutated). */
 export function parseRecord(text: string): TaskRecord {
@@ -22,4 +23,30 @@ export function leaseUntilOf(record: TaskRecord): number | null {
 /** The column values of a write, in the order of the store's statements: version, status, deadline, lease, record. */
 export function writeValues(record: TaskRecord): [number, string, number | null, number | null, string] {
   return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), encodeJson(JSON.stringify(record))];
+}
+
+/**
+ * The record an expiry is reported with when only the task's identity is known (its record was too large for a
+ * notification, or the expiry was read back from a tombstone): id, owner and last version.
+ */
+export function expiryStub(taskId: string, owner: string, version: number): TaskRecord {
+  return Object.freeze({
+    taskId,
+    owner,
+    version,
+    status: 'working',
+    createdAt: '',
+    lastUpdatedAt: '',
+    ttlMs: 0,
+    inputRequests: Object.freeze({}),
+    answers: Object.freeze({}),
+  });
+}
+
+/** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */
+export function changeOf(row: Record<string, unknown>): Change {
+  const seq = Number(row.seq);
+  if (typeof row.record === 'string') return { type: 'updated', record: parseRecord(row.record), seq };
+  const record = expiryStub(decodeText(row.task_id as string), decodeText(row.owner as string), Number(row.version));
+  return { type: 'expired', record, seq };
 }

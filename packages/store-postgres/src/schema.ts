@@ -4,6 +4,12 @@ const TERMINAL = `('completed', 'failed', 'cancelled')`;
 /** Bytes of a record sent along with an expiry notification; a larger one is sent as a stub. */
 const NOTIFY_RECORD_LIMIT = 6_000;
 
+/**
+ * How long the tombstone of an expired task is kept (10 minutes): a listening connection down for longer may miss
+ * an expiry on reconnect (it still learns it when it next reads the task).
+ */
+export const TOMBSTONE_RETENTION_MS = 600_000;
+
 /** Most bytes of a task id plus its owner, so a notification stays under PostgreSQL's 8000-byte payload limit. */
 export const MAX_ID_AND_OWNER_BYTES = 1_500;
 
@@ -26,6 +32,9 @@ export interface Statements {
   readonly highWater: string;
 }
 
+/** The database's clock in epoch ms (tombstone times do not depend on the `now` a caller passes). */
+const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
 /** The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease, record. */
 const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, record, seq';
 
@@ -39,10 +48,11 @@ export function statementsFor(table: string): Statements {
     throw new TypeError(`Table name ${JSON.stringify(table)} must be a lower-case SQL identifier (a-z, 0-9, _)`);
   }
   const seq = `${table}_seq`;
+  const expired = `${table}_expired`;
   // Payload: kind, seq, version, instance, task id, owner, and for an expiry the record when it fits (NOTIFY
   // payloads stop at 8000 bytes; create bounds the id and owner so the rest always fits).
-  const notify = (kind: string, instance: string, record: string) =>
-    `pg_notify('${table}', json_build_array('${kind}', seq, version, ${instance}::text, task_id, owner, ${record})::text)`;
+  const notify = (kind: string, seqColumn: string, instance: string, record: string) =>
+    `pg_notify('${table}', json_build_array('${kind}', ${seqColumn}, version, ${instance}::text, task_id, owner, ${record})::text)`;
   const recordIfSmall = `CASE WHEN octet_length(record::text) < ${NOTIFY_RECORD_LIMIT} THEN record END`;
   return {
     channel: table,
@@ -63,7 +73,15 @@ export function statementsFor(table: string): Statements {
       CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
       CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
       CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
-      CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);`,
+      CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
+      CREATE TABLE IF NOT EXISTS ${expired} (
+        seq bigint PRIMARY KEY,
+        task_id text NOT NULL,
+        owner text NOT NULL,
+        version integer NOT NULL,
+        expired_at bigint NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);`,
     insert: `INSERT INTO ${table} (${WRITE_COLUMNS})
       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}'))`,
     insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
@@ -78,17 +96,33 @@ export function statementsFor(table: string): Statements {
           seq = nextval('${seq}')
         WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
         RETURNING task_id, owner, version, seq)
-      SELECT ${notify('u', '$9', 'NULL')} FROM written`,
-    // Several instances sweep at once without waiting on each other's rows.
+      SELECT ${notify('u', 'seq', '$9', 'NULL')} FROM written`,
+    // Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
+    // (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
+    // of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
     expireDue: `WITH due AS (
         SELECT task_id FROM ${table} WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED),
       removed AS (
         DELETE FROM ${table} t USING due WHERE t.task_id = due.task_id
-        RETURNING t.task_id, t.owner, t.version, t.seq, t.record)
-      SELECT record::text AS record, ${notify('x', '$3', recordIfSmall)} FROM removed`,
+        RETURNING t.task_id, t.owner, t.version, t.record),
+      tombstones AS (
+        INSERT INTO ${expired} (seq, task_id, owner, version, expired_at)
+        SELECT nextval('${seq}'), task_id, owner, version, ${NOW_MS} FROM removed
+        RETURNING seq AS expired_seq, task_id),
+      pruned AS (
+        DELETE FROM ${expired} WHERE seq IN (
+          SELECT seq FROM ${expired} WHERE expired_at < ${NOW_MS} - ${TOMBSTONE_RETENTION_MS}
+          ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+      SELECT record::text AS record, expired_seq, ${notify('x', 'expired_seq', '$3', recordIfSmall)}
+      FROM removed JOIN tombstones USING (task_id)`,
     lapsedLeases: `SELECT record::text AS record FROM ${table}
       WHERE lease_until <= $1 AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
-    changedSince: `SELECT record::text AS record, seq FROM ${table} WHERE seq > $1 ORDER BY seq LIMIT $2`,
+    // Writes and expiries after a sequence number, in sequence order (a tombstone has no record, only its task).
+    changedSince: `SELECT seq, record::text AS record, NULL::text AS task_id, NULL::text AS owner, version
+        FROM ${table} WHERE seq > $1
+      UNION ALL
+      SELECT seq, NULL::text, task_id, owner, version FROM ${expired} WHERE seq > $1
+      ORDER BY seq LIMIT $2`,
     highWater: `SELECT last_value AS seq FROM ${seq}`,
   };
 }

@@ -1,5 +1,7 @@
+import { Socket } from 'node:net';
 import { freshDatabase } from '@mcp-tasks/postgres-harness';
 import { isTaskStoreError, type TaskEvent, TaskOperations, type TaskStoreLimits } from '@mcp-tasks/task-store';
+import pg from 'pg';
 import { beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { PostgresTaskStore, TaskStoreUnavailableError } from '../src/index.js';
 
@@ -100,6 +102,68 @@ describe('PostgresTaskStore', () => {
     // Written while b is not listening: only the catch-up after the reconnect can deliver it.
     await new TaskOperations(a).setStatusMessage('alice', task.taskId, 'while down');
     await vi.waitFor(() => expect(seen).toContain('while down'));
+  });
+
+  it('catches up on expiries made by another instance while its listening connection was down', async () => {
+    const table = `tasks_${++tables}`;
+    const a = open({}, table);
+    const b = open({}, table);
+    const seen: TaskEvent[] = [];
+    await b.watch((event) => seen.push(event));
+    const task = await a.create('alice', { ttlMs: 1 });
+    const kept = await a.create('alice', { ttlMs: null });
+    b.simulateListenerDisconnect();
+    // Expired (row deleted) while b is not listening: only its tombstone can tell b after the reconnect.
+    expect(await a.expireDue(Date.now() + 60_000, 10)).toHaveLength(1);
+    await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'after the expiry');
+    await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('after the expiry'));
+    const expiries = seen.filter((e) => e.type === 'expired');
+    expect(expiries).toEqual([
+      { type: 'expired', record: expect.objectContaining({ taskId: task.taskId, owner: 'alice' }) },
+    ]);
+    // A later catch-up re-reads the same tombstone but does not deliver the expiry again.
+    b.simulateListenerDisconnect();
+    await new TaskOperations(a).setStatusMessage('alice', kept.taskId, 'second reconnect');
+    await vi.waitFor(() => expect(seen.map((e) => e.record.statusMessage)).toContain('second reconnect'));
+    expect(seen.filter((e) => e.type === 'expired')).toHaveLength(1);
+  });
+
+  it('prunes tombstones of expiries older than ten minutes when it expires tasks', async () => {
+    const table = `tasks_${++tables}`;
+    const store = open({}, table);
+    const task = await store.create('alice', { ttlMs: 1 });
+    await store.migrate();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    onTestFinished(() => admin.end());
+    const elevenMinutesAgo = Date.now() - 11 * 60_000;
+    await admin.query(
+      `INSERT INTO ${table}_expired (seq, task_id, owner, version, expired_at) VALUES (0, 'old', 'alice', 1, $1)`,
+      [elevenMinutesAgo],
+    );
+    expect(await store.expireDue(Date.now() + 60_000, 10)).toHaveLength(1);
+    const left = await admin.query(`SELECT task_id FROM ${table}_expired`);
+    expect(left.rows).toEqual([{ task_id: task.taskId }]);
+  });
+
+  it('closes every socket of the pool and of the listening connection before close resolves', async () => {
+    const sockets: Socket[] = [];
+    const stream = () => {
+      const socket = new Socket();
+      sockets.push(socket);
+      return socket;
+    };
+    const table = `tasks_${++tables}`;
+    const store = new PostgresTaskStore({ connectionString: url, table, clientConfig: { stream }, onError: () => {} });
+    onTestFinished(() => store.close());
+    await store.watch(() => undefined);
+    // Several pool connections at once, and a listening connection being re-opened when close is called.
+    await Promise.all(Array.from({ length: 4 }, () => store.create('alice', { ttlMs: null })));
+    const opened = sockets.length;
+    store.simulateListenerDisconnect();
+    await vi.waitFor(() => expect(sockets.length).toBeGreaterThan(opened));
+    await store.close();
+    expect(sockets.filter((socket) => !socket.destroyed)).toEqual([]);
   });
 
   it('answers with a clear -32603 error when the database is unreachable', async () => {
