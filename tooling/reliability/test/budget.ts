@@ -15,6 +15,10 @@ export const SOCKET_FUZZ_RUNS = LONG ? 5_000 : 1_000;
 export const SOAK_MS = LONG ? 10 * 60_000 : 20_000;
 /** p99 latency a plain call must stay under during the soak, on a shared two-core machine. */
 export const SOAK_P99_BOUND_MS = 3_000;
+/** PostgreSQL restarts under load in the database fault test. */
+export const DATABASE_RESTARTS = LONG ? 5 : 1;
+/** How long a request may take to settle while the database is down (its connect timeout is 1 s). */
+export const OUTAGE_SETTLE_BOUND_MS = 10_000;
 
 const figures: Record<string, number | string> = {};
 
