@@ -33,6 +33,14 @@ function isConnectionError(error: unknown): boolean {
   return false;
 }
 
+/** Why a task did not end as its tool meant it to (a failure, or a tool error result); undefined when it did. */
+function abnormalEnd(task: { status: string; error?: { message?: string }; result?: unknown }): string | undefined {
+  if (task.status === 'failed') return `failed: ${task.error?.message ?? '?'}`;
+  const result = task.result as { isError?: boolean; content?: { text?: string }[] } | undefined;
+  if (result?.isError === true) return `tool error: ${result.content?.[0]?.text ?? '?'}`;
+  return undefined;
+}
+
 async function startDatabase(): Promise<{ db: StartedPostgresServer; url: string }> {
   const home = mkdtempSync(join(tmpdir(), 'reliability-pg-'));
   cleanup.push(() => rmSync(home, { recursive: true, force: true }));
@@ -125,6 +133,7 @@ describe('PostgreSQL restarted under load', () => {
 
     // Every acknowledged task is still there, at either server, and ends in one terminal state.
     const outcomes = new Map<string, string>();
+    const reasons = new Map<string, number>();
     await vi.waitFor(
       async () => {
         for (const [taskId] of record.acknowledged) {
@@ -132,7 +141,11 @@ describe('PostgreSQL restarted under load', () => {
           const client = probes[outcomes.size % 2] as McpClient;
           const task = await client.getTask(taskId);
           if (task.status === 'input_required') await answerAll(client, task);
-          if (TERMINAL.has(task.status)) outcomes.set(taskId, task.status);
+          if (TERMINAL.has(task.status)) {
+            outcomes.set(taskId, task.status);
+            const reason = abnormalEnd(task);
+            if (reason !== undefined) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+          }
         }
         expect(outcomes.size).toBe(record.acknowledged.size);
       },
@@ -140,6 +153,12 @@ describe('PostgreSQL restarted under load', () => {
     );
     for (const [taskId, status] of outcomes) {
       for (const probe of probes) expect((await probe.getTask(taskId)).status, taskId).toBe(status);
+    }
+
+    // A tool that finished while the database was down could not record its outcome; its task ends failed by the
+    // lease sweep with the lost-worker error once the lease lapsed. No other abnormal end is expected.
+    for (const reason of reasons.keys()) {
+      expect(reason).toMatch(/^failed: Worker worker-[ab] stopped renewing its lease|Task store unavailable/);
     }
 
     const unexpected = [...fixtures.flatMap((fixture) => fixture.errors), ...storeErrors].filter(
@@ -161,6 +180,7 @@ describe('PostgreSQL restarted under load', () => {
       'database restart: ended completed / failed / cancelled',
       `${tally('completed')} / ${tally('failed')} / ${tally('cancelled')}`,
     );
+    figure('database restart: abnormal ends', JSON.stringify([...reasons]));
     figure('database restart: longest request (ms)', record.longestMs);
     figure('database restart: recovery after restart (ms)', recoveries.join(', '));
     figure(

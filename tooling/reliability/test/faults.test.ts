@@ -1,6 +1,6 @@
 /**
  * Faults: a task store that fails or stalls under a running server, and SIGTERM to the sample tool server under
- * load. (The database-restart fault belongs with the PostgreSQL store, a later issue.)
+ * load. The database-restart fault of the PostgreSQL store is in `databaseRestart.test.ts`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { McpClient } from '@mcp-tasks/client';
