@@ -98,6 +98,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     if (stopped !== undefined) throw new Error('PostgreSQL was stopped; it cannot be restarted');
     await halt();
     await whileDown?.();
+    // Stopped during the outage: the server stays down.
+    if (stopped !== undefined) throw new Error('PostgreSQL was stopped during its restart');
     halt = await launch();
   };
   return { url, port, stop, restart };
