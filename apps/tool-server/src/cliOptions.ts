@@ -31,7 +31,9 @@ export interface CliOptions {
   readonly instanceId: string | undefined;
   /** How long a running task's lease lasts before another instance may declare its worker lost. @default 30000 */
   readonly leaseMs: number | undefined;
-  /** Most tasks one principal may hold at once (finished ones count until their TTL ends). @default 10000 */
+  /** How long a finished task stays at most; null keeps it until its TTL. @default 600000 (the runtime default) */
+  readonly keepFinishedMs: number | null | undefined;
+  /** Most tasks one principal may hold at once (finished ones count until they are dropped). @default 10000 */
   readonly maxTasksPerPrincipal: number;
   /** Resource limits given on the command line (undefined: every transport default). */
   readonly limits?: TransportLimits | undefined;
@@ -58,6 +60,8 @@ Options:
                               embedded: starts a private PostgreSQL on DIR
   --instance-id ID            this instance's worker id (default unique per process)
   --lease-ms MS               lease of a running task; a worker silent this long is lost (default 30000)
+  --keep-finished-ms MS|none  how long a finished task stays before it is dropped (default 600000;
+                              none keeps it until its 1 h TTL)
   --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 10000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
@@ -79,6 +83,7 @@ const OPTIONS = {
   store: { type: 'string' },
   'instance-id': { type: 'string' },
   'lease-ms': { type: 'string' },
+  'keep-finished-ms': { type: 'string' },
   'max-tasks-per-principal': { type: 'string' },
   ...LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
@@ -188,6 +193,7 @@ export function parseCliOptions(
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
     instanceId: parseInstanceId(values['instance-id']),
     leaseMs: parseLeaseMs(values['lease-ms']),
+    keepFinishedMs: parseKeepFinishedMs(values['keep-finished-ms']),
     maxTasksPerPrincipal: parseMaxTasks(values['max-tasks-per-principal']),
     limits: parseLimits(values, (message) => new UsageError(message)),
   };
@@ -218,6 +224,18 @@ function parseLeaseMs(value: string | boolean | undefined): number | undefined {
   const ms = Number(text);
   if (!/^\d+$/.test(text) || ms < 100 || ms > 86_400_000) {
     throw new UsageError(`--lease-ms must be an integer from 100 to 86400000 (got "${text}")`);
+  }
+  return ms;
+}
+
+/** `--keep-finished-ms`: an integer from 0 to 86400000, or `none` (null: keep finished tasks until their TTL). */
+function parseKeepFinishedMs(value: string | boolean | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text === 'none') return null;
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms > 86_400_000) {
+    throw new UsageError(`--keep-finished-ms must be an integer from 0 to 86400000, or none (got "${text}")`);
   }
   return ms;
 }

@@ -24,6 +24,8 @@ export interface ToolServerOptions {
   readonly onToolStop?: (stop: ToolStop) => void;
   /** How long a running task's lease lasts (renewed by this instance while the tool runs). @default 30_000 */
   readonly leaseMs?: number;
+  /** How long a finished task stays at most; null keeps it until its TTL. @default 600_000 */
+  readonly keepFinishedMs?: number | null;
   /** Most tasks one principal may hold in the default in-memory store (a given `taskStore` has its own). @default 10000 */
   readonly maxTasksPerPrincipal?: number;
 }
@@ -43,6 +45,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
       pollIntervalMs: 250,
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+      ...(options.keepFinishedMs === undefined ? {} : { keepFinishedMs: options.keepFinishedMs }),
       ...(options.maxTasksPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: options.maxTasksPerPrincipal }),
     },
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),

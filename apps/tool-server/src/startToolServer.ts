@@ -29,13 +29,15 @@ export interface StartedToolServer {
 /** What {@link startToolServer} needs: the command line, where `console` may be left out. */
 export type StartOptions = Omit<
   CliOptions,
-  'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs' | 'maxTasksPerPrincipal'
+  'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs' | 'keepFinishedMs' | 'maxTasksPerPrincipal'
 > & {
   readonly console?: boolean | undefined;
   /** @default memory */
   readonly store?: StoreOption | undefined;
   readonly instanceId?: string | undefined;
   readonly leaseMs?: number | undefined;
+  /** @default 600000; null keeps finished tasks until their TTL */
+  readonly keepFinishedMs?: number | null | undefined;
   /** @default 10000 */
   readonly maxTasksPerPrincipal?: number | undefined;
   /** Where the console bundle is (tests). @default apps/task-console/dist */
@@ -55,6 +57,7 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
     onToolStop: ({ tool, taskId, reason }) =>
       logger.debug({ tool, taskId, reason }, 'tool stopped on its abort signal'),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.keepFinishedMs === undefined ? {} : { keepFinishedMs: options.keepFinishedMs }),
     ...(options.maxTasksPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: options.maxTasksPerPrincipal }),
   });
   let transport: RunningTransport & { readonly consoleUrl?: string };

@@ -109,3 +109,17 @@ describe('parseCliOptions --lease-ms', () => {
       expect(() => parseCliOptions([`--lease-ms=${bad}`], {})).toThrow(/--lease-ms must be an integer/);
   });
 });
+
+describe('parseCliOptions --keep-finished-ms', () => {
+  it('reads milliseconds or none, and leaves the runtime default when absent', () => {
+    expect(parseCliOptions(['--keep-finished-ms', '60000'], {})).toMatchObject({ keepFinishedMs: 60000 });
+    expect(parseCliOptions(['--keep-finished-ms=0'], {})).toMatchObject({ keepFinishedMs: 0 });
+    expect(parseCliOptions(['--keep-finished-ms', 'none'], {})).toMatchObject({ keepFinishedMs: null });
+    expect(parseCliOptions([], {})).toMatchObject({ keepFinishedMs: undefined });
+  });
+
+  it('rejects anything but a whole number of milliseconds up to a day, or none', () => {
+    for (const bad of ['abc', '1.5', '-5', '86400001', ''])
+      expect(() => parseCliOptions([`--keep-finished-ms=${bad}`], {})).toThrow(/--keep-finished-ms must be an integer/);
+  });
+});

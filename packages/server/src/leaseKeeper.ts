@@ -1,6 +1,6 @@
 import { ErrorCode } from '@mcp-tasks/protocol';
 import { isTerminalStatus, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
-import { fail, heldLease } from '@mcp-tasks/task-store/transitions';
+import { fail, heldLease, keepFinished } from '@mcp-tasks/task-store/transitions';
 import { TaskAbortError } from './taskAbort.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
 
@@ -10,6 +10,8 @@ export interface LeaseKeeperOptions {
   readonly supervisor: ToolSupervisor;
   readonly workerId: string;
   readonly leaseMs: number;
+  /** How long a task failed for a lost worker stays at most; null keeps it until its TTL. */
+  readonly keepFinishedMs: number | null;
   /** Restarts the task's tool here when it is registered `resumable` (the record holds our lease); false otherwise. */
   readonly resume: (record: TaskRecord) => boolean;
   readonly report: (error: unknown) => void;
@@ -99,7 +101,8 @@ export class LeaseKeeper {
   /** Fails a task whose worker is lost, unless another writer got there first (then the next sweep decides). */
   async #failLost(current: TaskRecord, worker: string): Promise<void> {
     const message = `Worker ${worker} stopped renewing its lease; the task was lost`;
-    const next = fail(current, { code: ErrorCode.InternalError, message }, new Date().toISOString(), message);
+    const failed = fail(current, { code: ErrorCode.InternalError, message }, new Date().toISOString(), message);
+    const next = failed && keepFinished(failed, this.#options.keepFinishedMs, Date.now());
     if (next === undefined || heldLease(current, Date.now())?.worker !== this.#options.workerId) return;
     await this.#options.ops.store.swap(current.owner, current.taskId, current.version, next);
   }

@@ -78,6 +78,13 @@ export interface McpServerOptions {
      * worker, or restarts a `resumable` tool. @default 30_000
      */
     readonly leaseMs?: number;
+    /**
+     * How long a finished (completed, failed or cancelled) task stays at most: the terminal write shortens its
+     * `ttlMs` (as `tasks/get` reports it) to the time since creation plus this, when that is sooner than its TTL, so
+     * finished tasks leave the store, and stop counting against `maxTasksPerPrincipal`, soon after they end. `null`
+     * keeps them until their TTL. @default 600_000
+     */
+    readonly keepFinishedMs?: number | null;
     /** This instance's id in leases and lost-worker errors. @default a random id per server */
     readonly workerId?: string;
   };
@@ -157,6 +164,7 @@ export class McpServer implements ServerEndpoint {
       immediateResultMs: options.tasks?.immediateResultMs ?? 0,
       maxInputRequestsPerTask: options.tasks?.maxInputRequestsPerTask ?? 16,
       leaseMs: options.tasks?.leaseMs ?? 30_000,
+      keepFinishedMs: options.tasks?.keepFinishedMs === undefined ? 600_000 : options.tasks.keepFinishedMs,
       workerId: options.tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
       tools: this.#tools,
       report: this.#report,

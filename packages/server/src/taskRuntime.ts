@@ -22,6 +22,8 @@ export interface TaskRuntimeOptions {
   readonly immediateResultMs: number;
   readonly maxInputRequestsPerTask: number;
   readonly leaseMs: number;
+  /** How long a finished task stays at most; null keeps it until its TTL. */
+  readonly keepFinishedMs: number | null;
   readonly workerId: string;
   /** The registered tools, for resuming a `resumable` tool whose worker was lost. */
   readonly tools: ReadonlyMap<string, RegisteredTool>;
@@ -42,7 +44,10 @@ export class TaskRuntime {
 
   constructor(options: TaskRuntimeOptions) {
     this.#options = options;
-    this.ops = new TaskOperations(options.store, { onListenerError: options.report });
+    this.ops = new TaskOperations(options.store, {
+      onListenerError: options.report,
+      keepFinishedMs: options.keepFinishedMs,
+    });
     this.supervisor = new ToolSupervisor({ ...options, ops: this.ops, newTaskId: createTaskIdGenerator() });
     this.methods = new TaskMethods(this.ops, (taskId, reason) => this.supervisor.abort(taskId, reason));
     this.#keeper = new LeaseKeeper({
@@ -50,6 +55,7 @@ export class TaskRuntime {
       supervisor: this.supervisor,
       workerId: options.workerId,
       leaseMs: options.leaseMs,
+      keepFinishedMs: options.keepFinishedMs,
       resume: (record) => this.#resume(record),
       report: options.report,
     });

@@ -91,6 +91,21 @@ describe('PostgresTaskStore', () => {
     await vi.waitFor(() => expect(seen.at(-1)).toMatchObject({ type: 'expired', record: { taskId: task.taskId } }));
   });
 
+  it('expires a finished task by the ttlMs its terminal write shortened (keepFinishedMs)', async () => {
+    const store = open();
+    const ops = new TaskOperations(store, { keepFinishedMs: 0 });
+    onTestFinished(() => ops.close());
+    const done = await ops.create('alice', { ttlMs: 3_600_000 });
+    const live = await ops.create('alice', { ttlMs: 3_600_000 });
+    const ended = await ops.complete('alice', done.taskId, {});
+    expect(ended).toMatchObject({ won: true });
+    await vi.waitFor(async () =>
+      expect((await store.expireDue(Date.now(), 10)).map((r) => r.taskId)).toEqual([done.taskId]),
+    );
+    expect(await store.get('alice', done.taskId)).toBeUndefined();
+    expect(await store.get('alice', live.taskId)).toMatchObject({ status: 'working', ttlMs: 3_600_000 });
+  });
+
   it('catches up on writes made while its listening connection was down', async () => {
     const table = `tasks_${++tables}`;
     const a = open({}, table);

@@ -28,6 +28,12 @@ export interface TaskOperationsOptions {
   readonly now?: () => number;
   /** Receives exceptions thrown by listeners. @default console.error */
   readonly onListenerError?: (error: unknown) => void;
+  /**
+   * How long a task ended by {@link TaskOperations.complete}, `fail` or `cancel` stays in the store at most: the
+   * terminal write shortens its `ttlMs` to the time since creation plus this, when that is sooner than its TTL.
+   * `null` keeps finished tasks until their TTL. @default null
+   */
+  readonly keepFinishedMs?: number | null;
 }
 
 /** What a wait decides on each record it sees: a value, an error, or keep waiting (undefined). */
@@ -57,6 +63,7 @@ function toTerminalResult(outcome: SwapResult): TerminalResult {
 export class TaskOperations {
   readonly store: TaskStore;
   readonly #now: () => number;
+  readonly #keepFinishedMs: number | null;
   readonly #iso = createIsoFormatter();
   readonly #router: TaskEventRouter;
   readonly #pendingWaits = new Set<(error: Error) => void>();
@@ -65,6 +72,7 @@ export class TaskOperations {
   constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
     this.store = store;
     this.#now = options.now ?? Date.now;
+    this.#keepFinishedMs = options.keepFinishedMs ?? null;
     this.#router = new TaskEventRouter(
       store,
       options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error)),
@@ -243,7 +251,11 @@ export class TaskOperations {
     taskId: string,
     step: (current: TaskRecord) => TaskRecord | undefined,
   ): Promise<TerminalResult> {
-    return this.#apply(owner, taskId, step).then(toTerminalResult);
+    const kept = (current: TaskRecord) => {
+      const ended = step(current);
+      return ended === undefined ? undefined : transitions.keepFinished(ended, this.#keepFinishedMs, this.#now());
+    };
+    return this.#apply(owner, taskId, kept).then(toTerminalResult);
   }
 
   /**

@@ -281,3 +281,17 @@ function keyOrder(key: string): number {
 export function heldLease(record: TaskRecord, now: number): TaskLease | undefined {
   return record.lease !== undefined && record.lease.until > now ? record.lease : undefined;
 }
+
+/**
+ * A terminal record kept at most `keepFinishedMs` from `now`: its `ttlMs` becomes the time since `createdAt` plus
+ * `keepFinishedMs` when that is shorter than (or there is no) TTL, so every store expires it from the record alone
+ * and `tasks/get` reports the real retention. `null` keeps the record as it is (kept until its TTL).
+ */
+export function keepFinished(record: TaskRecord, keepFinishedMs: number | null, now: number): TaskRecord {
+  if (keepFinishedMs === null || !isTerminalStatus(record.status)) return record;
+  const kept = Math.max(0, Math.ceil(now - Date.parse(record.createdAt))) + keepFinishedMs;
+  if (record.ttlMs !== null && record.ttlMs <= kept) return record;
+  const shortened: TaskRecord = Object.freeze({ ...record, ttlMs: kept });
+  rememberFrozenRecord(shortened);
+  return shortened;
+}
