@@ -107,6 +107,9 @@ describe('SIGTERM under load', () => {
       calls.push(client.callTool('slow_compute', { seconds: 30 }));
       for (let i = 0; i < 10; i++) calls.push(client.callTool('greet', { name: `n${i}` }));
     }
+    // Handlers attach now: calls that end with a transport error while the server drains are
+    // settled outcomes, not unhandled rejections.
+    const settled = Promise.allSettled(calls);
     await vi.waitFor(async () => {
       const started = await clients[0]?.startTool('slow_compute', { seconds: 30 });
       expect(started?.kind).toBe('task');
@@ -119,7 +122,7 @@ describe('SIGTERM under load', () => {
     // The sample server's grace period is 10 s; it must finish well within it.
     expect(drainedMs).toBeLessThan(10_000);
     // Every call settled: answered, or failed with a transport error (never left hanging).
-    const outcomes = await Promise.allSettled(calls);
+    const outcomes = await settled;
     const answered = outcomes.filter((o) => o.status === 'fulfilled').length;
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(TransportError);
