@@ -381,10 +381,14 @@ export {
   ListToolsResultSchema,
 } from './tools.js';
 export type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   MessageHandler,
+  OutboundRequest,
   ParamHeader,
+  PeerRequestOptions,
+  PeerSession,
   RequestContext,
   ServerEndpoint,
   TransportClosed,

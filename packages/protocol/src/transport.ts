@@ -60,6 +60,65 @@ export interface RequestContext {
   notify(notification: TransportNotification): void;
   /** Aborted when the request is cancelled, its connection closes, or the transport shuts down. */
   readonly signal: AbortSignal;
+  /**
+   * The stateful session this message arrived on, on transports that carry 2025-era sessions: over Streamable HTTP
+   * the session named by `Mcp-Session-Id` (or, for a POSTed `initialize` without that header, a fresh session that
+   * the transport keeps only if the runtime answers with a result); over stdio and WebSocket the connection itself.
+   * Undefined when there is none (an HTTP request without `Mcp-Session-Id`). The 2026-07-28 wire never uses it.
+   */
+  readonly session?: PeerSession;
+  /**
+   * Sends a server-to-client request on behalf of this inbound request (2025-era `elicitation/create`,
+   * `sampling/createMessage`, `roots/list` while a tool runs): over Streamable HTTP on this request's own SSE
+   * stream, elsewhere on the connection. Same contract as {@link PeerSession.request}. Undefined where the message
+   * has no session.
+   */
+  request?(message: OutboundRequest, options?: PeerRequestOptions): Promise<TransportResponse>;
+}
+
+/** A server-to-client request before the transport gives it an id. */
+export interface OutboundRequest {
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/** Options for one server-to-client request. */
+export interface PeerRequestOptions {
+  /**
+   * Aborting rejects the pending request with `TransportError('closed')` and tells the client
+   * (`notifications/cancelled` naming the request).
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One 2025-era session as the server runtime sees it: the way back to a client outside any single request.
+ *
+ * Ownership: the transport creates and ends sessions (HTTP: on `initialize`, `DELETE`, idle expiry or shutdown;
+ * stdio and WebSocket: with the connection) and owns the ids of the requests it sends. The runtime keys its
+ * per-session state (negotiated version, client capabilities, log level, subscriptions) by {@link id} and drops it
+ * when {@link closed} aborts.
+ */
+export interface PeerSession {
+  /**
+   * Unique among the transport's live sessions. Over HTTP it is the `Mcp-Session-Id`: unguessable, visible ASCII.
+   */
+  readonly id: string;
+  /**
+   * Sends a notification that belongs to no request (list changes, resource updates, task status): over HTTP on
+   * the session's GET stream, or queued (bounded) until one opens; elsewhere on the connection. Never throws;
+   * dropped once the session has ended.
+   */
+  notify(notification: TransportNotification): void;
+  /**
+   * Sends a server-to-client request that belongs to no inbound request (over HTTP on the GET stream, queued until
+   * one opens) and resolves with the client's response; a JSON-RPC error response resolves too. The transport
+   * assigns the id and routes the response (a POSTed response over HTTP, a line or frame elsewhere) back here.
+   * Rejects with `TransportError('closed')` when the session ends or `options.signal` aborts first.
+   */
+  request(message: OutboundRequest, options?: PeerRequestOptions): Promise<TransportResponse>;
+  /** Aborts once, when the session ends for any reason. */
+  readonly closed: AbortSignal;
 }
 
 /**
@@ -128,6 +187,28 @@ export interface ClientTransport {
    * separate exchange) resolves it only on {@link close}.
    */
   readonly closed: Promise<TransportClosed>;
+  /**
+   * Installs the receiver of server-initiated messages (2025-era sessions); replaces any earlier one. Until one is
+   * installed a server request is answered `-32601` and an unrelated notification is dropped. Optional: a
+   * transport that cannot carry server-initiated messages omits it, and the client then speaks only 2026-07-28.
+   */
+  setPeerHandler?(handler: ClientPeerHandler): void;
+}
+
+/**
+ * What a client installs on a {@link ClientTransport} to take part in a 2025-era session: the messages a server
+ * sends that are not the answer to one of the client's requests.
+ */
+export interface ClientPeerHandler {
+  /**
+   * A server-to-client request (`ping`, `elicitation/create`, `sampling/createMessage`, `roots/list`, task
+   * methods), from whichever stream carried it (a POST's SSE stream, the GET stream, the connection). Resolves with
+   * the response the transport sends back (over HTTP as a POST); never rejects. `signal` aborts when the server
+   * cancels the request (`notifications/cancelled`) or the transport closes.
+   */
+  onRequest(request: TransportRequest, context: { readonly signal: AbortSignal }): Promise<TransportResponse>;
+  /** A notification that belongs to none of the client's pending requests (list changes, task status, logs). */
+  onNotification(notification: TransportNotification): void;
 }
 
 /** How a {@link ClientTransport}'s connection ended. */
