@@ -141,6 +141,33 @@ export {
   jsonRpcResult,
   RequestIdSchema,
 } from './jsonrpc.js';
+export type {
+  InitializeRequestParams,
+  InitializeResult,
+  LegacyClientCapabilities,
+  LegacyCreateTaskResult,
+  LegacyListTasksResult,
+  LegacyProtocolVersion,
+  LegacyServerCapabilities,
+  LegacyTask,
+  LegacyTaskMetadata,
+  LegacyTaskSupport,
+} from './legacy.js';
+export {
+  InitializeRequestParamsSchema,
+  InitializeResultSchema,
+  isLegacyProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  LegacyClientCapabilitiesSchema,
+  LegacyCreateTaskResultSchema,
+  LegacyListTasksResultSchema,
+  LegacyServerCapabilitiesSchema,
+  LegacyTaskMetadataSchema,
+  LegacyTaskSchema,
+  LegacyTaskSupportSchema,
+  RELATED_TASK_META_KEY,
+} from './legacy.js';
 export type { ClientNotification, ClientRequest, ServerNotification } from './messages.js';
 export { ClientNotificationSchema, ClientRequestSchema, ServerNotificationSchema } from './messages.js';
 export type {

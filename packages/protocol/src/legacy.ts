@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { ImplementationSchema } from './implementation.js';
+import { TaskStatusSchema } from './tasks.js';
+
+/**
+ * The 2025-era wire (MCP 2025-03-26, 2025-06-18 and 2025-11-25): the stateful protocol that starts with
+ * `initialize`, and the experimental tasks of 2025-11-25. Served beside 2026-07-28 on the same endpoint; the shapes
+ * here are the ones that differ from the 2026 wire. Where a 2025 message has the same shape as its 2026 namesake
+ * (tools, prompts, resources, elicitation, sampling) the 2026 schemas in this package are used for both.
+ */
+
+/** The 2025-era protocol versions this implementation negotiates, oldest first. */
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
+/** A 2025-era protocol version. */
+export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
+/** The newest 2025-era version, offered by clients and answered when a client asks for one we do not speak. */
+export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25';
+
+/** True when `version` is one of {@link LEGACY_PROTOCOL_VERSIONS}. */
+export function isLegacyProtocolVersion(version: unknown): version is LegacyProtocolVersion {
+  return typeof version === 'string' && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+}
+
+/** `_meta` key that ties a 2025-11-25 message to the task it belongs to. */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task' as const;
+
+/** Capabilities a 2025-era client declares in `initialize`. Open: unknown members are kept. */
+export const LegacyClientCapabilitiesSchema = z.looseObject({
+  experimental: z.record(z.string(), z.looseObject({})).optional(),
+  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  sampling: z.looseObject({ context: z.looseObject({}).optional(), tools: z.looseObject({}).optional() }).optional(),
+  elicitation: z.looseObject({ form: z.looseObject({}).optional(), url: z.looseObject({}).optional() }).optional(),
+  tasks: z
+    .looseObject({
+      list: z.looseObject({}).optional(),
+      cancel: z.looseObject({}).optional(),
+      requests: z
+        .looseObject({
+          elicitation: z.looseObject({ create: z.looseObject({}).optional() }).optional(),
+          sampling: z.looseObject({ createMessage: z.looseObject({}).optional() }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+/** Capabilities of a 2025-era client. */
+export type LegacyClientCapabilities = z.infer<typeof LegacyClientCapabilitiesSchema>;
+
+/** Capabilities a 2025-era server answers in `initialize`. Open: unknown members are kept. */
+export const LegacyServerCapabilitiesSchema = z.looseObject({
+  experimental: z.record(z.string(), z.looseObject({})).optional(),
+  logging: z.looseObject({}).optional(),
+  completions: z.looseObject({}).optional(),
+  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  resources: z.looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
+  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  tasks: z
+    .looseObject({
+      list: z.looseObject({}).optional(),
+      cancel: z.looseObject({}).optional(),
+      requests: z.looseObject({ tools: z.looseObject({ call: z.looseObject({}).optional() }).optional() }).optional(),
+    })
+    .optional(),
+});
+/** Capabilities of a 2025-era server. */
+export type LegacyServerCapabilities = z.infer<typeof LegacyServerCapabilitiesSchema>;
+
+/** `initialize` params: the version the client wants (it may speak older ones too), its capabilities and identity. */
+export const InitializeRequestParamsSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: LegacyClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+});
+/** `initialize` params. */
+export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
+
+/** The `initialize` result: the version the server chose, its capabilities and identity. */
+export const InitializeResultSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: LegacyServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: z.string().optional(),
+});
+/** The `initialize` result. */
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+/** `params.task` on a task-augmented 2025-11-25 request: the retention the requestor asks for, in milliseconds. */
+export const LegacyTaskMetadataSchema = z.looseObject({ ttl: z.number().int().nonnegative().optional() });
+/** `params.task` on a task-augmented request. */
+export type LegacyTaskMetadata = z.infer<typeof LegacyTaskMetadataSchema>;
+
+/**
+ * A 2025-11-25 task as every task method returns it (flat, no result or error inside): `ttl` is the actual
+ * retention in milliseconds or null for unlimited, `pollInterval` a suggestion in milliseconds.
+ */
+export const LegacyTaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: TaskStatusSchema,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.number().int().nonnegative().nullable(),
+  pollInterval: z.number().int().nonnegative().optional(),
+});
+/** A 2025-11-25 task. */
+export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
+
+/** The answer to a task-augmented 2025-11-25 request: `{ task }`; the payload comes later from `tasks/result`. */
+export const LegacyCreateTaskResultSchema = z.looseObject({ task: LegacyTaskSchema });
+/** The answer to a task-augmented 2025-11-25 request. */
+export type LegacyCreateTaskResult = z.infer<typeof LegacyCreateTaskResultSchema>;
+
+/** The `tasks/list` result of 2025-11-25. */
+export const LegacyListTasksResultSchema = z.looseObject({
+  tasks: z.array(LegacyTaskSchema),
+  nextCursor: z.string().optional(),
+});
+/** The `tasks/list` result of 2025-11-25. */
+export type LegacyListTasksResult = z.infer<typeof LegacyListTasksResultSchema>;
+
+/** Per-tool task support in a 2025-11-25 `tools/list` (`execution.taskSupport`); absent means `forbidden`. */
+export const LegacyTaskSupportSchema = z.enum(['forbidden', 'optional', 'required']);
+/** Per-tool task support in a 2025-11-25 `tools/list`. */
+export type LegacyTaskSupport = z.infer<typeof LegacyTaskSupportSchema>;
