@@ -12,7 +12,7 @@ export const FUZZ_RUNS = LONG ? 20_000 : 2_000;
 /** fast-check runs per property that goes through a real socket (slower per case). */
 export const SOCKET_FUZZ_RUNS = LONG ? 5_000 : 1_000;
 /** Soak duration. */
-export const SOAK_MS = LONG ? 10 * 60_000 : 20_000;
+export const SOAK_MS = LONG ? 10 * 60_000 : 60_000;
 /** p99 latency a plain call must stay under during the soak, on a shared two-core machine. */
 export const SOAK_P99_BOUND_MS = 3_000;
 /** PostgreSQL restarts under load in the database fault test. */
