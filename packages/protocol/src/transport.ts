@@ -98,6 +98,9 @@ export interface PeerRequestOptions {
  * stdio and WebSocket: with the connection) and owns the ids of the requests it sends. The runtime keys its
  * per-session state (negotiated version, client capabilities, log level, subscriptions) by {@link id} and drops it
  * when {@link closed} aborts.
+ *
+ * Status: this is the contract 2025-era support is being built on; the transports in this repository do not
+ * provide sessions yet, so `RequestContext.session` is undefined on all of them today.
  */
 export interface PeerSession {
   /**
@@ -198,6 +201,8 @@ export interface ClientTransport {
 /**
  * What a client installs on a {@link ClientTransport} to take part in a 2025-era session: the messages a server
  * sends that are not the answer to one of the client's requests.
+ *
+ * Status: no client transport in this repository implements {@link ClientTransport.setPeerHandler} yet.
  */
 export interface ClientPeerHandler {
   /**

@@ -8,6 +8,8 @@ const tasksSchema = readSpecJson('tasks-extension/schema.json') as { $id: string
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema(readSpecJson('2026-07-28/schema.json') as object, CORE_ID);
 ajv.addSchema(tasksSchema);
+const LEGACY_ID = 'mcp-core-2025-11-25';
+ajv.addSchema(readSpecJson('2025-11-25/schema.json') as object, LEGACY_ID);
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -30,5 +32,11 @@ export function coreErrors(def: string, value: unknown): string[] {
 /** Validates `value` against a `$defs` entry of the Tasks extension schema; returns the errors (empty when valid). */
 export function tasksErrors(def: string, value: unknown): string[] {
   const fn = validator(`${tasksSchema.$id}#/$defs/${def}`);
+  return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/** Validates `value` against a `$defs` entry of the 2025-11-25 core schema; returns the errors (empty when valid). */
+export function legacyErrors(def: string, value: unknown): string[] {
+  const fn = validator(`${LEGACY_ID}#/$defs/${def}`);
   return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
