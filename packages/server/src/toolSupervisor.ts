@@ -28,6 +28,7 @@ import {
   toolErrorResult,
 } from './toolInvocation.js';
 import type { RegisteredTool } from './toolRegistry.js';
+import { retryTransient } from './transientRetry.js';
 
 /** Task settings the supervisor runs tools with. */
 export interface SupervisorOptions {
@@ -91,6 +92,8 @@ export class ToolSupervisor {
   /** Calls whose task exists, by task id (cancel, lease renewal). */
   readonly #running = new Map<string, RunningTool>();
   #closed = false;
+  /** Aborted once `close` stops waiting: outcome writes still retrying then give up (and clear their timers). */
+  readonly #stopRetries = new AbortController();
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -156,6 +159,7 @@ export class ToolSupervisor {
    */
   resume(record: TaskRecord, tool: RegisteredTool, makeContext: ToolLaunch['makeContext']): void {
     const { call, release } = this.#track(record.owner, record.taskId, tool);
+    call.leaseUntil = record.lease?.until ?? 0;
     this.#running.set(record.taskId, call);
     const unlisten = this.#options.ops.listen(record.owner, record.taskId, (event) => this.#onEvent(call, event));
     call.controller.signal.addEventListener('abort', unlisten, { once: true });
@@ -190,6 +194,7 @@ export class ToolSupervisor {
     })();
     await Promise.race([drained, deadline]);
     clearTimeout(timer);
+    this.#stopRetries.abort();
     return [...this.#running.values()];
   }
 
@@ -262,9 +267,17 @@ export class ToolSupervisor {
     }
   }
 
+  /**
+   * Writes the outcome; while the store is only unavailable (a database restarting), retries with backoff for as
+   * long as this instance's lease holds and the server has not stopped waiting for its tools.
+   */
   async #writeOutcome(call: RunningTool, outcome: ToolOutcome): Promise<void> {
+    const reason: unknown = call.controller.signal.reason;
     try {
-      await writeToolOutcome(this.#options.ops, call.owner, call.taskId, outcome, call.controller.signal.reason);
+      await retryTransient(() => writeToolOutcome(this.#options.ops, call.owner, call.taskId, outcome, reason), {
+        deadline: () => call.leaseUntil,
+        signal: this.#stopRetries.signal,
+      });
     } catch (error) {
       if (!isExpectedStoreError(error)) this.#options.report(error);
     }
