@@ -155,8 +155,9 @@ describe('PostgreSQL restarted under load', () => {
       for (const probe of probes) expect((await probe.getTask(taskId)).status, taskId).toBe(status);
     }
 
-    // A tool that finished while the database was down could not record its outcome; its task ends failed by the
-    // lease sweep with the lost-worker error once the lease lapsed. No other abnormal end is expected.
+    // A tool that finishes while the database is down retries its outcome write while it holds the lease; only
+    // when the outage outlasts the lease does the sweep end the task with the lost-worker error. No other abnormal
+    // end is expected.
     for (const reason of reasons.keys()) {
       expect(reason).toMatch(/^failed: Worker worker-[ab] stopped renewing its lease|Task store unavailable/);
     }
