@@ -1,3 +1,3 @@
-export type { PostgresTaskStoreOptions } from './postgresTaskStore.js';
 export { PostgresTaskStore } from './postgresTaskStore.js';
+export type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
 export { isUnavailable, TaskStoreUnavailableError } from './unavailable.js';

@@ -2,49 +2,25 @@ import {
   type CreateTaskOptions,
   createTaskIdGenerator,
   isTerminalStatus,
-  type RandomFill,
   type SwapResult,
   type TaskListener,
   type TaskOwner,
   type TaskRecord,
   type TaskStore,
   TaskStoreError,
-  type TaskStoreLimits,
   type Unsubscribe,
 } from '@mcp-tasks/task-store';
 import { newTask } from '@mcp-tasks/task-store/transitions';
-import pg from 'pg';
+import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
 import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
+import type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
 import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
+import { createStorePool } from './storePool.js';
 import { mapDatabaseError } from './unavailable.js';
-
-/** Options of {@link PostgresTaskStore}; every one but the connection has a default. */
-export interface PostgresTaskStoreOptions extends TaskStoreLimits {
-  /** `postgres://user:pass@host:port/db`. Required unless `pool` is given (the listening connection uses it too). */
-  readonly connectionString?: string;
-  /** Further `pg` client settings (ssl, …) for the pool and the listening connection. */
-  readonly clientConfig?: pg.ClientConfig;
-  /** Table (and channel, sequence) name, a lower-case SQL identifier. @default 'mcp_tasks' */
-  readonly table?: string;
-  /** This instance's id in notifications, so it skips its own. @default a random id */
-  readonly instanceId?: string;
-  /** Pool size. @default 10 */
-  readonly maxConnections?: number;
-  /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
-  readonly statementTimeoutMs?: number;
-  /** How long to wait for a connection. @default 5_000 */
-  readonly connectTimeoutMs?: number;
-  /** Source of random bytes for task ids. @default globalThis.crypto.getRandomValues */
-  readonly randomFill?: RandomFill;
-  /** Receives exceptions thrown by change-feed listeners. @default console.error */
-  readonly onListenerError?: (error: unknown) => void;
-  /** Receives background errors (lost listening connection, failed catch-up). @default console.error */
-  readonly onError?: (error: unknown) => void;
-}
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
@@ -69,6 +45,7 @@ export class PostgresTaskStore implements TaskStore {
   readonly #maxTtlMs: number | null;
   readonly #maxTasksPerOwner: number;
   readonly #where: string;
+  readonly #poolWaitTimeoutMs: number;
   #migrated: Promise<void> | undefined;
   #listening: Promise<void> | undefined;
   #closed = false;
@@ -77,12 +54,14 @@ export class PostgresTaskStore implements TaskStore {
     if (options.connectionString === undefined && options.clientConfig === undefined) {
       throw new TypeError('PostgresTaskStore needs a connectionString (or clientConfig)');
     }
+    const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     const config: pg.ClientConfig = {
       ...options.clientConfig,
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
       statement_timeout: options.statementTimeoutMs ?? 5_000,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      connectionTimeoutMillis: connectTimeoutMs,
     };
+    this.#poolWaitTimeoutMs = options.poolWaitTimeoutMs ?? 30_000;
     this.#where = describeTarget(config);
     this.#sql = statementsFor(options.table ?? 'mcp_tasks');
     this.#newId = createTaskIdGenerator(options.randomFill);
@@ -90,7 +69,8 @@ export class PostgresTaskStore implements TaskStore {
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
     const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
-    this.#pool = new pg.Pool({ ...config, max: options.maxConnections ?? 10 });
+    const max = options.maxConnections ?? 10;
+    this.#pool = createStorePool(config, { max, connectTimeoutMs, poolWaitTimeoutMs: this.#poolWaitTimeoutMs });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.#pool.on('error', onError);
     this.#pool.on('connect', (client) => this.#poolClients.track(client));
@@ -149,7 +129,7 @@ export class PostgresTaskStore implements TaskStore {
   /** Counts and inserts under a per-owner lock, so concurrent creates cannot pass the limit together. */
   async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
     const client = await this.#pool.connect().catch((error: unknown) => {
-      throw mapDatabaseError(error, this.#where);
+      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
     });
     try {
       await client.query('BEGIN');
@@ -159,7 +139,7 @@ export class PostgresTaskStore implements TaskStore {
       return inserted.rowCount === 1;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw mapDatabaseError(error, this.#where);
+      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
     } finally {
       client.release();
     }
@@ -235,7 +215,7 @@ export class PostgresTaskStore implements TaskStore {
     await this.migrate();
     this.#listening ??= this.#startListening().catch((error: unknown) => {
       this.#listening = undefined;
-      throw mapDatabaseError(error, this.#where);
+      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
     });
     await this.#listening;
     return this.#feed.add(listener);
@@ -273,7 +253,7 @@ export class PostgresTaskStore implements TaskStore {
     try {
       return await this.#query(text, values);
     } catch (error) {
-      throw mapDatabaseError(error, this.#where);
+      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
     }
   }
 

@@ -30,13 +30,27 @@ export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
   if (code === STATEMENT_TIMEOUT) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(error.message);
+  return /Connection terminated|timeout exceeded when trying to connect|timeout expired|Query read timeout/i.test(
+    error.message,
+  );
 }
 
-/** Wraps an unavailability error of `pg` as {@link TaskStoreUnavailableError}; anything else is returned as is. */
-export function mapDatabaseError(error: unknown, where: string): unknown {
+/** pg-pool's message when no pooled client came free in time (a failed new connection reads differently). */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * Wraps an unavailability error of `pg` as {@link TaskStoreUnavailableError}; anything else is returned as is. A
+ * pool that stayed busy for `poolWaitTimeoutMs` is told apart from a database that did not answer.
+ */
+export function mapDatabaseError(error: unknown, where: string, poolWaitTimeoutMs?: number): unknown {
   if (!isUnavailable(error)) return error;
   const detail = error instanceof Error ? error.message : String(error);
+  if (poolWaitTimeoutMs !== undefined && detail === POOL_WAIT_TIMEOUT) {
+    return new TaskStoreUnavailableError(
+      `Task store busy: no pooled connection to PostgreSQL at ${where} came free within ${poolWaitTimeoutMs} ms`,
+      error,
+    );
+  }
   return new TaskStoreUnavailableError(
     `Task store unavailable: PostgreSQL at ${where} did not answer (${detail})`,
     error,

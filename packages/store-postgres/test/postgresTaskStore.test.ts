@@ -1,4 +1,4 @@
-import { Socket } from 'node:net';
+import { type AddressInfo, createServer, Socket } from 'node:net';
 import { freshDatabase } from '@mcp-tasks/postgres-harness';
 import { isTaskStoreError, type TaskEvent, TaskOperations, type TaskStoreLimits } from '@mcp-tasks/task-store';
 import pg from 'pg';
@@ -179,6 +179,81 @@ describe('PostgresTaskStore', () => {
     await vi.waitFor(() => expect(sockets.length).toBeGreaterThan(opened));
     await store.close();
     expect(sockets.filter((socket) => !socket.destroyed)).toEqual([]);
+  });
+
+  describe('a busy pool', () => {
+    /**
+     * A store on a pool of one whose only client is stuck behind a table lock held by `admin`, and a second call
+     * queued for that client. Only pg-pool's timers are faked, so the sockets stay real.
+     */
+    async function busyStore(options: { connectTimeoutMs: number; poolWaitTimeoutMs?: number }) {
+      const table = `tasks_${++tables}`;
+      const store = new PostgresTaskStore({ ...options, connectionString: url, table, maxConnections: 1 });
+      onTestFinished(() => store.close());
+      const task = await store.create('alice', { ttlMs: null });
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      onTestFinished(() => admin.end());
+      await admin.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      const holder = store.create('alice', { ttlMs: null });
+      const waiter = store.get('alice', task.taskId);
+      // The holder has the only client once its INSERT waits for the lock; the waiter is queued behind it.
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const blocked = await admin.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO ${table} %'`,
+        );
+        if (blocked.rows[0].n === 1) break;
+        if (Date.now() > deadline) throw new Error('the holder never waited for the lock');
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      return { task, admin, holder, waiter: waiter.then(...settled) };
+    }
+    const settled = [(value: unknown) => ({ value }), (error: unknown) => ({ error })] as const;
+
+    it('waits longer than connectTimeoutMs for a free pooled client instead of reporting the database down', async () => {
+      const { task, admin, holder, waiter } = await busyStore({ connectTimeoutMs: 300 });
+      vi.advanceTimersByTime(1_000);
+      await admin.query('COMMIT');
+      await holder;
+      expect(await waiter).toEqual({ value: expect.objectContaining({ taskId: task.taskId }) });
+    });
+
+    it('rejects with a busy-pool TaskStoreUnavailableError after poolWaitTimeoutMs', async () => {
+      const { admin, holder, waiter } = await busyStore({ connectTimeoutMs: 300, poolWaitTimeoutMs: 2_000 });
+      vi.advanceTimersByTime(2_001);
+      const { error } = (await waiter) as { error?: unknown };
+      expect(error).toBeInstanceOf(TaskStoreUnavailableError);
+      expect(error).toMatchObject({ code: -32603, message: expect.stringMatching(/busy.*2000 ms/) });
+      await admin.query('COMMIT');
+      await holder;
+    });
+  });
+
+  it('bounds opening a connection by connectTimeoutMs, apart from the longer pool wait', async () => {
+    // A server that accepts the connection and never answers the startup message.
+    const accepted: Socket[] = [];
+    const silent = createServer((socket) => accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onTestFinished(async () => {
+      for (const socket of accepted) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    const { port } = silent.address() as AddressInfo;
+    const store = new PostgresTaskStore({
+      connectionString: `postgres://nobody@127.0.0.1:${port}/none`,
+      connectTimeoutMs: 200,
+      poolWaitTimeoutMs: 600_000,
+    });
+    onTestFinished(() => store.close());
+    const error = await rejection(store.get('alice', 'x'));
+    expect(error).toBeInstanceOf(TaskStoreUnavailableError);
+    expect(error).toMatchObject({ message: expect.stringContaining('did not answer') });
   });
 
   it('answers with a clear -32603 error when the database is unreachable', async () => {

@@ -1,0 +1,36 @@
+import type { RandomFill, TaskStoreLimits } from '@mcp-tasks/task-store';
+import type pg from 'pg';
+
+/** Options of `PostgresTaskStore`; every one but the connection has a default. */
+export interface PostgresTaskStoreOptions extends TaskStoreLimits {
+  /** `postgres://user:pass@host:port/db`. Required unless `pool` is given (the listening connection uses it too). */
+  readonly connectionString?: string;
+  /** Further `pg` client settings (ssl, …) for the pool and the listening connection. */
+  readonly clientConfig?: pg.ClientConfig;
+  /** Table (and channel, sequence) name, a lower-case SQL identifier. @default 'mcp_tasks' */
+  readonly table?: string;
+  /** This instance's id in notifications, so it skips its own. @default a random id */
+  readonly instanceId?: string;
+  /** Pool size. @default 10 */
+  readonly maxConnections?: number;
+  /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
+  readonly statementTimeoutMs?: number;
+  /**
+   * How long opening one connection to the server may take (TCP, TLS, authentication) before the call rejects
+   * (`TaskStoreUnavailableError`). It does not bound the wait for a free pooled connection: see
+   * `poolWaitTimeoutMs`. @default 5_000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * How long a call may wait for a free pooled connection while all `maxConnections` are in use. A pool busy with a
+   * burst of calls is not a database that is down, so this is longer than `connectTimeoutMs`; a call that waits
+   * longer rejects with a `TaskStoreUnavailableError` saying the pool was busy. @default 30_000
+   */
+  readonly poolWaitTimeoutMs?: number;
+  /** Source of random bytes for task ids. @default globalThis.crypto.getRandomValues */
+  readonly randomFill?: RandomFill;
+  /** Receives exceptions thrown by change-feed listeners. @default console.error */
+  readonly onListenerError?: (error: unknown) => void;
+  /** Receives background errors (lost listening connection, failed catch-up). @default console.error */
+  readonly onError?: (error: unknown) => void;
+}
