@@ -152,6 +152,7 @@ export type {
   LegacyTask,
   LegacyTaskMetadata,
   LegacyTaskSupport,
+  MessageEra,
 } from './legacy.js';
 export {
   InitializeRequestParamsSchema,
@@ -166,6 +167,7 @@ export {
   LegacyTaskMetadataSchema,
   LegacyTaskSchema,
   LegacyTaskSupportSchema,
+  messageEra,
   RELATED_TASK_META_KEY,
 } from './legacy.js';
 export type { ClientNotification, ClientRequest, ServerNotification } from './messages.js';

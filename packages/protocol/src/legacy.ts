@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ImplementationSchema } from './implementation.js';
+import { META } from './meta.js';
 import { TaskStatusSchema } from './tasks.js';
 
 /**
@@ -122,3 +123,26 @@ export type LegacyListTasksResult = z.infer<typeof LegacyListTasksResultSchema>;
 export const LegacyTaskSupportSchema = z.enum(['forbidden', 'optional', 'required']);
 /** Per-tool task support in a 2025-11-25 `tools/list`. */
 export type LegacyTaskSupport = z.infer<typeof LegacyTaskSupportSchema>;
+
+/** Which protocol era one inbound message belongs to. */
+export type MessageEra = 'modern' | 'legacy';
+
+/**
+ * Classifies one inbound message before anything is dispatched, so both eras can share an endpoint.
+ *
+ * `modern` (2026-07-28, stateless) when the message is a request or notification whose `params._meta` carries the
+ * protocol version key, or when `protocolVersionHeader` (Streamable HTTP's `MCP-Protocol-Version`) names a version
+ * that is not a 2025-era one. Everything else is `legacy`: a 2025-era request or notification, and every JSON-RPC
+ * response (only 2025-era servers send requests that a client answers). The mere presence of the header is no
+ * signal: 2025-era clients send `MCP-Protocol-Version: 2025-11-25` too. Never throws; anything that is not an
+ * object counts as `legacy`, and the receiver's own validation rejects it.
+ */
+export function messageEra(message: unknown, protocolVersionHeader?: string): MessageEra {
+  if (protocolVersionHeader !== undefined && !isLegacyProtocolVersion(protocolVersionHeader)) return 'modern';
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'legacy';
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return 'legacy';
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return 'legacy';
+  return META.protocolVersion in meta ? 'modern' : 'legacy';
+}

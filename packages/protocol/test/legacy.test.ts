@@ -11,6 +11,8 @@ import {
   LegacyCreateTaskResultSchema,
   LegacyListTasksResultSchema,
   LegacyTaskSchema,
+  META,
+  messageEra,
 } from '../src/index.js';
 import { legacyErrors } from './jsonSchema.js';
 
@@ -79,5 +81,29 @@ describe('2025-era schemas against the 2025-11-25 schema.json', () => {
     expect(isLegacyProtocolVersion('2026-07-28')).toBe(false);
     expect(isLegacyProtocolVersion(undefined)).toBe(false);
     expect(LATEST_LEGACY_PROTOCOL_VERSION).toBe('2025-11-25');
+  });
+});
+
+describe('messageEra', () => {
+  const modernMeta = { _meta: { [META.protocolVersion]: '2026-07-28' } };
+  it('is modern when params._meta names a protocol version', () => {
+    expect(messageEra({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernMeta })).toBe('modern');
+    expect(messageEra({ jsonrpc: '2.0', method: 'notifications/cancelled', params: modernMeta })).toBe('modern');
+  });
+  it('is modern when the header names a version outside the 2025 era, whatever the body', () => {
+    expect(messageEra({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }, '2026-07-28')).toBe('modern');
+    expect(messageEra({ jsonrpc: '2.0', id: 1, method: 'ping' }, '2099-01-01')).toBe('modern');
+  });
+  it('is legacy for a 2025 handshake even with a 2025 header, and for responses and junk', () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } };
+    expect(messageEra(init, '2025-11-25')).toBe('legacy');
+    expect(messageEra(init)).toBe('legacy');
+    expect(messageEra({ jsonrpc: '2.0', id: 3, result: {} })).toBe('legacy');
+    expect(messageEra({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { progressToken: 1 } } })).toBe(
+      'legacy',
+    );
+    expect(messageEra('nonsense')).toBe('legacy');
+    expect(messageEra([1, 2])).toBe('legacy');
+    expect(messageEra(null)).toBe('legacy');
   });
 });
