@@ -46,7 +46,12 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
       ...(options.workerId === undefined ? {} : { workerId: options.workerId }),
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
       ...(options.keepFinishedMs === undefined ? {} : { keepFinishedMs: options.keepFinishedMs }),
-      ...(options.maxTasksPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: options.maxTasksPerPrincipal }),
+      ...(options.maxTasksPerPrincipal === undefined
+        ? {}
+        : {
+            maxTasksPerPrincipal: options.maxTasksPerPrincipal,
+            maxFinishedTasksPerPrincipal: options.maxTasksPerPrincipal,
+          }),
     },
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),

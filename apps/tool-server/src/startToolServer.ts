@@ -48,6 +48,8 @@ export type StartOptions = Omit<
 export async function startToolServer(options: StartOptions, logger: Logger): Promise<StartedToolServer> {
   const tasks = await openTaskStore(options.store ?? { kind: 'memory' }, options.instanceId, logger, {
     maxTasksPerOwner: options.maxTasksPerPrincipal ?? 10_000,
+    // The same bound for finished tasks kept, so a principal finishing tasks fast is never refused for it.
+    maxFinishedTasksPerOwner: options.maxTasksPerPrincipal ?? 10_000,
   });
   const server = createToolServer({
     tools: options.tools,

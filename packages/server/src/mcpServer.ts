@@ -66,12 +66,19 @@ export interface McpServerOptions {
     /** @default 16 */
     readonly maxInputRequestsPerTask?: number;
     /**
-     * Most tasks one principal may hold in the default in-memory store at once (finished ones count until their TTL
-     * ends). One more `tools/call` that would create a task gets `-32029` (HTTP 429 with `Retry-After`), never an
-     * internal error. Ignored when you pass `taskStore`: configure the limits on the store you create.
+     * Most live (unfinished) tasks one principal may hold in the default in-memory store at once; finished tasks do
+     * not count. One more `tools/call` that would create a task gets `-32029` (HTTP 429 with `Retry-After`), never
+     * an internal error. Ignored when you pass `taskStore`: configure the limits on the store you create.
      * @default 10_000
      */
     readonly maxTasksPerPrincipal?: number;
+    /**
+     * Most finished tasks one principal keeps in the default in-memory store: when it starts a task while holding
+     * more, those that finished first are removed before `keepFinishedMs` ends (a later `tasks/get` of one answers
+     * like an unknown task). Bounds the memory of a principal that finishes tasks quickly. Ignored when you pass
+     * `taskStore`. @default 10_000
+     */
+    readonly maxFinishedTasksPerPrincipal?: number;
     /**
      * How long this instance's lease on a running task lasts without renewal (renewed every third of it). When a
      * lease lapses (the instance died), any instance sharing the store fails the task with `-32603` naming the lost
@@ -81,8 +88,8 @@ export interface McpServerOptions {
     /**
      * How long a finished (completed, failed or cancelled) task stays at most: the terminal write shortens its
      * `ttlMs` (as `tasks/get` reports it) to the time since creation plus this, when that is sooner than its TTL, so
-     * finished tasks leave the store, and stop counting against `maxTasksPerPrincipal`, soon after they end. `null`
-     * keeps them until their TTL. @default 600_000
+     * finished tasks leave the store soon after they end. `null` keeps them until their TTL (or until
+     * `maxFinishedTasksPerPrincipal` pushes them out). @default 600_000
      */
     readonly keepFinishedMs?: number | null;
     /** This instance's id in leases and lost-worker errors. @default a random id per server */
@@ -154,7 +161,11 @@ export class McpServer implements ServerEndpoint {
     this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     this.#store =
-      options.taskStore ?? new InMemoryTaskStore({ maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 10_000 });
+      options.taskStore ??
+      new InMemoryTaskStore({
+        maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 10_000,
+        maxFinishedTasksPerOwner: options.tasks?.maxFinishedTasksPerPrincipal ?? 10_000,
+      });
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
     this.#tasks = new TaskRuntime({

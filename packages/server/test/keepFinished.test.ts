@@ -16,7 +16,11 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-function setup(tasks: { keepFinishedMs?: number | null; maxTasksPerPrincipal?: number }) {
+function setup(tasks: {
+  keepFinishedMs?: number | null;
+  maxTasksPerPrincipal?: number;
+  maxFinishedTasksPerPrincipal?: number;
+}) {
   const hooks: Hooks = { gate: deferred().promise, lateResults: 0 };
   server = fixtureServer({ tasks: { ttlMs: HOUR, ...tasks } }, hooks);
   return new Loopback(server, { caps: EXT_CAPS });
@@ -66,15 +70,27 @@ describe('tasks.keepFinishedMs (issue 18 defect 1)', () => {
     expect(task.ttlMs).toBeLessThan(HOUR);
   });
 
-  it('frees the per-principal limit once finished tasks are dropped', async () => {
-    const client = setup({ keepFinishedMs: 1_000, maxTasksPerPrincipal: 1 });
-    const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 0 }));
-    const task = await client.waitForTerminal(taskId);
+  it('counts only live tasks against maxTasksPerPrincipal: a finished task frees its place at once (long soak)', async () => {
+    const client = setup({ maxTasksPerPrincipal: 1 });
+    const running = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
     expect(await client.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 0 } })).toMatchObject({
       code: TASK_LIMIT_ERROR_CODE,
     });
-    expect(task.ttlMs).toBeLessThan(5_000);
-    await vi.advanceTimersByTimeAsync(5_000);
+    await client.ok('tasks/cancel', { taskId: running });
+    await client.waitForTerminal(running);
+    const next = expectCreateTask(await client.call('slow_compute', { seconds: 0 }));
+    await client.waitForTerminal(next);
     expectCreateTask(await client.call('slow_compute', { seconds: 0 }));
+  });
+
+  it('keeps at most maxFinishedTasksPerPrincipal finished tasks, dropping the oldest-finished on the next create', async () => {
+    const client = setup({ maxFinishedTasksPerPrincipal: 1 });
+    const first = expectCreateTask(await client.call('slow_compute', { seconds: 0 }));
+    await client.waitForTerminal(first);
+    const second = expectCreateTask(await client.call('slow_compute', { seconds: 0 }));
+    await client.waitForTerminal(second);
+    expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    expect(await client.fail('tasks/get', { taskId: first })).toMatchObject({ code: -32602 });
+    expect(await client.ok('tasks/get', { taskId: second })).toMatchObject({ status: 'completed' });
   });
 });

@@ -8,6 +8,7 @@ import {
   type TaskRecord,
   type TaskStore,
   TaskStoreError,
+  taskLimitReached,
   type Unsubscribe,
 } from '@mcp-tasks/task-store';
 import { newTask } from '@mcp-tasks/task-store/transitions';
@@ -44,6 +45,7 @@ export class PostgresTaskStore implements TaskStore {
   readonly #newId: () => string;
   readonly #maxTtlMs: number | null;
   readonly #maxTasksPerOwner: number;
+  readonly #maxFinishedTasksPerOwner: number;
   readonly #where: string;
   readonly #poolWaitTimeoutMs: number;
   #migrated: Promise<void> | undefined;
@@ -68,6 +70,7 @@ export class PostgresTaskStore implements TaskStore {
     this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
     const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
     const max = options.maxConnections ?? 10;
     this.#pool = createStorePool(config, { max, connectTimeoutMs, poolWaitTimeoutMs: this.#poolWaitTimeoutMs });
@@ -113,10 +116,11 @@ export class PostgresTaskStore implements TaskStore {
     const values = [encodeText(taskId), encodeText(owner), ...writeValues(record)];
     await this.migrate();
     try {
-      if (this.#maxTasksPerOwner === Number.POSITIVE_INFINITY) await this.#run(this.#sql.insert, values);
-      else if (!(await this.#insertUnderLimit(values))) {
-        throw new TaskStoreError('task_limit', `Task limit reached: at most ${this.#maxTasksPerOwner} tasks per owner`);
-      }
+      const unlimited =
+        this.#maxTasksPerOwner === Number.POSITIVE_INFINITY &&
+        this.#maxFinishedTasksPerOwner === Number.POSITIVE_INFINITY;
+      if (unlimited) await this.#run(this.#sql.insert, values);
+      else if (!(await this.#insertUnderLimit(values))) throw taskLimitReached(this.#maxTasksPerOwner);
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
         throw new TaskStoreError('invalid_argument', `Task id ${taskId} is in use`);
@@ -126,7 +130,10 @@ export class PostgresTaskStore implements TaskStore {
     return record;
   }
 
-  /** Counts and inserts under a per-owner lock, so concurrent creates cannot pass the limit together. */
+  /**
+   * Under a per-owner lock, so concurrent creates cannot pass the limits together: marks the owner's finished tasks
+   * beyond `maxFinishedTasksPerOwner` due, then inserts if the owner's live tasks are under `maxTasksPerOwner`.
+   */
   async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
@@ -134,7 +141,13 @@ export class PostgresTaskStore implements TaskStore {
     try {
       await client.query('BEGIN');
       await client.query(this.#sql.lockOwner, [values[1]]);
-      const inserted = await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
+      if (this.#maxFinishedTasksPerOwner !== Number.POSITIVE_INFINITY) {
+        await client.query(this.#sql.evictFinished, [values[1], this.#maxFinishedTasksPerOwner]);
+      }
+      const inserted =
+        this.#maxTasksPerOwner === Number.POSITIVE_INFINITY
+          ? await client.query(this.#sql.insert, [...values])
+          : await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
       await client.query('COMMIT');
       return inserted.rowCount === 1;
     } catch (error) {

@@ -22,6 +22,7 @@ export interface Statements {
   readonly migrate: string;
   readonly insert: string;
   readonly insertUnderLimit: string;
+  readonly evictFinished: string;
   readonly lockOwner: string;
   readonly get: string;
   readonly getMany: string;
@@ -86,7 +87,14 @@ export function statementsFor(table: string): Statements {
       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}'))`,
     insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
       SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}')
-      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2) < $8`,
+      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2 AND status NOT IN ${TERMINAL}) < $8`,
+    // Finished tasks of an owner beyond the newest $2 become due now; the expiry sweep removes them with tombstones,
+    // so listeners hear of them as of any expiry. Terminal rows are never written again, so `seq` is finish order.
+    evictFinished: `UPDATE ${table} SET deadline = ${NOW_MS}
+      WHERE task_id IN (
+        SELECT task_id FROM ${table}
+        WHERE owner = $1 AND status IN ${TERMINAL} AND (deadline IS NULL OR deadline > ${NOW_MS})
+        ORDER BY seq DESC OFFSET $2)`,
     lockOwner: `SELECT pg_advisory_xact_lock(hashtext('${table}'), hashtext($1))`,
     get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND owner = $2`,
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,

@@ -4,6 +4,7 @@ import { deepFreeze } from './deepFreeze.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
+import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
 import {
@@ -17,7 +18,7 @@ import {
   type TaskStoreLimits,
   type Unsubscribe,
 } from './taskStore.js';
-import { TaskStoreError } from './taskStoreError.js';
+import { TaskStoreError, taskLimitReached } from './taskStoreError.js';
 import { newTask } from './transitions.js';
 
 /** Options for `InMemoryTaskStore`; every one has a default suitable for production. */
@@ -59,7 +60,7 @@ export interface InMemoryTaskStoreStats {
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
-  readonly #ownerCounts = new Map<TaskOwner, number>();
+  readonly #tally = new OwnerTally();
   readonly #expiry: ExpiryScheduler;
   readonly #leases = new DeadlineHeap();
   readonly #feed: ChangeFeed;
@@ -68,6 +69,7 @@ export class InMemoryTaskStore implements TaskStore {
   readonly #iso = createIsoFormatter();
   readonly #maxTtlMs: number | null;
   readonly #maxTasksPerOwner: number;
+  readonly #maxFinishedTasksPerOwner: number;
   /** Collects the records one `expireDue` call removes. */
   #expiredNow: TaskRecord[] | undefined;
   #closed = false;
@@ -93,13 +95,14 @@ export class InMemoryTaskStore implements TaskStore {
     this.#feed = new ChangeFeed(options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)));
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
   }
 
   /** What the store retains right now, for leak checks and monitoring. */
   stats(): InMemoryTaskStoreStats {
     return {
       tasks: this.#records.size,
-      owners: this.#ownerCounts.size,
+      owners: this.#tally.size,
       watchers: this.#feed.size,
       deadlineEntries: this.#expiry.size,
       leaseEntries: this.#leases.size,
@@ -109,16 +112,15 @@ export class InMemoryTaskStore implements TaskStore {
 
   async create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
     this.#assertOpen();
-    const count = this.#ownerCounts.get(owner) ?? 0;
     const now = this.#now();
     const taskId = options.taskId ?? this.#newId();
     if (this.#records.has(taskId)) throw new TaskStoreError('invalid_argument', `Task id ${taskId} is in use`);
     const record = newTask(taskId, owner, options, this.#iso(now), this.#maxTtlMs);
-    if (count >= this.#maxTasksPerOwner) {
-      throw new TaskStoreError('task_limit', `Task limit reached: at most ${this.#maxTasksPerOwner} tasks per owner`);
-    }
+    if (this.#tally.live(owner) >= this.#maxTasksPerOwner) throw taskLimitReached(this.#maxTasksPerOwner);
+    // Finished tasks beyond the cap leave before their TTL, oldest-finished first, announced like an expiry.
+    for (const finished of this.#tally.finishedBeyond(owner, this.#maxFinishedTasksPerOwner)) this.#expire(finished);
     this.#records.set(taskId, record);
-    this.#ownerCounts.set(owner, count + 1);
+    this.#tally.created(owner);
     if (record.ttlMs !== null) this.#expiry.add(now + record.ttlMs, taskId);
     if (record.lease !== undefined) this.#leases.push(record.lease.until, taskId);
     return record;
@@ -160,6 +162,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (next.ttlMs !== current.ttlMs) checkTtl(next.ttlMs, this.#maxTtlMs);
     const record = takeLastFrozenRecord(next) ? next : deepFreeze(next);
     this.#records.set(taskId, record);
+    if (isTerminalStatus(record.status)) this.#tally.finished(record.owner, taskId);
     if (record.ttlMs !== null && (current.ttlMs === null || record.ttlMs < current.ttlMs)) {
       // A new or earlier deadline needs its own heap entry; a later one is re-queued when the old entry pops.
       this.#expiry.add(Date.parse(record.createdAt) + record.ttlMs, taskId);
@@ -212,7 +215,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.#leases.clear();
     this.#feed.clear();
     this.#records.clear();
-    this.#ownerCounts.clear();
+    this.#tally.clear();
   }
 
   #find(owner: TaskOwner, taskId: string): TaskRecord | undefined {
@@ -224,9 +227,7 @@ export class InMemoryTaskStore implements TaskStore {
     const record = this.#records.get(taskId);
     if (record === undefined) return;
     this.#records.delete(record.taskId);
-    const count = (this.#ownerCounts.get(record.owner) ?? 1) - 1;
-    if (count === 0) this.#ownerCounts.delete(record.owner);
-    else this.#ownerCounts.set(record.owner, count);
+    this.#tally.removed(record.owner, record.taskId, isTerminalStatus(record.status));
     this.#expiredNow?.push(record);
     this.#feed.emit({ type: 'expired', record });
   }

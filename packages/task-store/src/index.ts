@@ -30,4 +30,4 @@ export type {
 } from './taskStore.js';
 export { isTerminalStatus } from './taskStore.js';
 export type { TaskStoreErrorCode } from './taskStoreError.js';
-export { isTaskStoreError, TaskStoreError } from './taskStoreError.js';
+export { isTaskStoreError, TaskStoreError, taskLimitReached } from './taskStoreError.js';

@@ -167,8 +167,17 @@ export interface SweepStats {
 export interface TaskStoreLimits {
   /** Largest `ttlMs` accepted; `null` (the default) means no maximum and allows `ttlMs: null`. */
   readonly maxTtlMs?: number | null;
-  /** Most tasks one owner may have stored at once (terminal ones count until they expire). @default Infinity */
+  /**
+   * Most live (not yet completed, failed or cancelled) tasks one owner may have at once; one more `create` rejects
+   * with `task_limit`. Finished tasks do not count: {@link maxFinishedTasksPerOwner} bounds them. @default Infinity
+   */
   readonly maxTasksPerOwner?: number;
+  /**
+   * Most finished tasks one owner keeps. Checked on `create`: when the owner holds more, the ones that finished
+   * first are removed before their TTL ends, announced on the change feed as expired, so an owner that finishes
+   * tasks quickly is never refused for that, and what it can make the store hold stays bounded. @default Infinity
+   */
+  readonly maxFinishedTasksPerOwner?: number;
   /** Called after every expiry sweep. */
   readonly onSweep?: (stats: SweepStats) => void;
 }

@@ -1,6 +1,6 @@
 /** Why a task-store call was refused. A lost compare-and-swap is never an error; see `SwapResult`. */
 export type TaskStoreErrorCode =
-  /** The owner already has `maxTasksPerOwner` stored tasks. */
+  /** The owner already has `maxTasksPerOwner` live (unfinished) tasks. */
   | 'task_limit'
   /** `ttlMs` is above `maxTtlMs`, or `null` while a maximum is set. */
   | 'ttl_limit'
@@ -32,4 +32,12 @@ export class TaskStoreError extends Error {
 /** True when `error` is a `TaskStoreError`, optionally with the given code. */
 export function isTaskStoreError(error: unknown, code?: TaskStoreErrorCode): error is TaskStoreError {
   return error instanceof TaskStoreError && (code === undefined || error.code === code);
+}
+
+/** The `task_limit` refusal of a create, worded the same by every store. */
+export function taskLimitReached(maxTasksPerOwner: number): TaskStoreError {
+  return new TaskStoreError(
+    'task_limit',
+    `Task limit reached: at most ${maxTasksPerOwner} live (unfinished) tasks per owner`,
+  );
 }

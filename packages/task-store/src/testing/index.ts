@@ -4,6 +4,7 @@ import { storeOpener, type TaskStoreFactory } from './contractContext.js';
 import { coreContract } from './coreContract.js';
 import { inputContract } from './inputContract.js';
 import { lifecycleContract } from './lifecycleContract.js';
+import { limitsContract } from './limitsContract.js';
 import { ownershipContract } from './ownershipContract.js';
 
 export type { OpenStore, TaskStoreFactory } from './contractContext.js';
@@ -24,5 +25,6 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
     inputContract(open);
     ownershipContract(open);
     concurrencyContract(open);
+    limitsContract(open);
   });
 }
