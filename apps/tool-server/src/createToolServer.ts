@@ -4,6 +4,7 @@ import type { ToolSet } from './cliOptions.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
 import { registerConformancePrompts } from './conformancePrompts.js';
 import { registerConformanceResources } from './conformanceResources.js';
+import { registerSessionConformanceTools } from './conformanceSessionTools.js';
 import { registerTaskConformanceTools, registerTriggerTools } from './conformanceTaskTools.js';
 import { registerBasicConformanceTools, registerJsonSchemaTool } from './conformanceTools.js';
 import { registerDemoTools } from './demoTools.js';
@@ -61,6 +62,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     registerBasicConformanceTools(server);
     registerMrtrConformanceTools(server);
     registerJsonSchemaTool(server);
+    registerSessionConformanceTools(server);
     registerTaskConformanceTools(server);
     registerTriggerTools(server);
     registerConformancePrompts(server);

@@ -26,6 +26,11 @@ const FIXTURE_TOOLS = [
   'test_input_required_result_tampered_state',
   'test_input_required_result_capabilities',
   'json_schema_2020_12_tool',
+  'test_tool_with_logging',
+  'test_sampling',
+  'test_elicitation',
+  'test_elicitation_sep1034_defaults',
+  'test_elicitation_sep1330_enums',
   'greet',
   'slow_compute',
   'failing_job',
@@ -212,5 +217,78 @@ describe('prompts, resources, completion', () => {
       argument: { name: 'arg1', value: 'par' },
     });
     expect((result.completion as { values: string[] }).values).toEqual(['paris', 'park', 'party']);
+  });
+});
+
+// The tools of the 2025-era active suite serve the 2026 wire too: a question becomes an input_required round.
+describe('session tools on the 2026-07-28 wire', () => {
+  const answerOnce = async (name: string, args: Record<string, unknown>, answer: Record<string, unknown>) => {
+    const first = await client.ok('tools/call', { name, arguments: args });
+    expect(first.resultType).toBe('input_required');
+    const requests = first.inputRequests as Record<string, { method: string; params: Record<string, unknown> }>;
+    const [key, request] = Object.entries(requests)[0] ?? [];
+    const second = await client.ok('tools/call', {
+      name,
+      arguments: args,
+      inputResponses: { [key ?? '']: answer },
+      ...(first.requestState === undefined ? {} : { requestState: first.requestState }),
+    });
+    expect(second.resultType).toBe('complete');
+    return { request, text: firstText(second) };
+  };
+
+  it('test_elicitation asks for username and email and reports the answer', async () => {
+    const answer = { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
+    const { request, text } = await answerOnce('test_elicitation', { message: 'Who are you?' }, answer);
+    expect(request?.method).toBe('elicitation/create');
+    expect(request?.params).toMatchObject({
+      message: 'Who are you?',
+      requestedSchema: { required: ['username', 'email'] },
+    });
+    expect(text).toContain('ada@example.com');
+  });
+
+  it('test_sampling asks the model with the prompt and maxTokens 100', async () => {
+    const reply = { role: 'assistant', content: { type: 'text', text: 'Hi there' }, model: 'm', stopReason: 'endTurn' };
+    const { request, text } = await answerOnce('test_sampling', { prompt: 'Say hi' }, reply);
+    expect(request).toMatchObject({ method: 'sampling/createMessage', params: { maxTokens: 100 } });
+    expect(text).toBe('LLM response: Hi there');
+  });
+
+  it('test_elicitation_sep1034_defaults and test_elicitation_sep1330_enums send their forms', async () => {
+    const accept = { action: 'accept', content: {} };
+    const defaults = (await answerOnce('test_elicitation_sep1034_defaults', {}, accept)).request?.params;
+    expect(defaults).toMatchObject({
+      requestedSchema: {
+        properties: {
+          name: { default: 'John Doe' },
+          age: { type: 'integer', default: 30 },
+          score: { default: 95.5 },
+          status: { default: 'active' },
+          verified: { default: true },
+        },
+      },
+    });
+    const enums = (await answerOnce('test_elicitation_sep1330_enums', {}, accept)).request?.params;
+    expect(Object.keys((enums?.requestedSchema as { properties: object }).properties)).toEqual([
+      'untitledSingle',
+      'titledSingle',
+      'legacyEnum',
+      'untitledMulti',
+      'titledMulti',
+    ]);
+  });
+
+  it('test_tool_with_logging logs three messages when the request sets a log level', async () => {
+    const { notifications } = await client.send(
+      'tools/call',
+      { name: 'test_tool_with_logging', arguments: {} },
+      { meta: { 'io.modelcontextprotocol/logLevel': 'info' } },
+    );
+    expect(notifications.map((n) => (n.params as { data: string }).data)).toEqual([
+      'Tool execution started',
+      'Tool processing data',
+      'Tool execution completed',
+    ]);
   });
 });
