@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { hasDuplicateHeader } from '@mcp-tasks/transport-kit';
+import type { OpenResponse } from './exchange.js';
 import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { NodeResponseSink, writeReply } from './nodeResponseSink.js';
@@ -34,7 +35,15 @@ const DRAIN_BYTES = 16 * 1024 * 1024;
  * A node:http request listener that is also express 5 middleware (`app.use('/mcp', handler)`): `next` is never
  * called, every request that reaches it is answered.
  */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
+  /**
+   * Ends every 2025-era session (their GET streams end, pending server-to-client requests reject with
+   * `TransportError('closed')`, later requests naming them get 404) and refuses new ones. 2026-07-28 requests are
+   * still served. Idempotent.
+   */
+  close(): void;
+}
 
 type MaybeParsedRequest = IncomingMessage & { body?: unknown };
 
@@ -78,11 +87,13 @@ export function createHttpHandler(
   // The drained variant keeps the connection: the body was read to its end.
   const tooLargeDrained: HttpReply = { ...binding.tooLarge, headers: withoutConnection(binding.tooLarge.headers) };
 
-  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
-    const outcome = binding.dispatch(message, header, new NodeResponseSink(res), principal);
+  const write = (res: ServerResponse, outcome: HttpReply | OpenResponse): void => {
     if ('status' in outcome) writeReply(res, outcome);
     else res.once('close', outcome.close);
   };
+
+  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void =>
+    write(res, binding.dispatch(message, header, new NodeResponseSink(res), principal));
 
   const parseAndDispatch = (
     body: Uint8Array | string,
@@ -104,6 +115,11 @@ export function createHttpHandler(
   };
 
   const receive = (req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
+    // A GET or DELETE that passed the screen names a session; it has no body to read.
+    if (req.method !== 'POST') {
+      write(res, binding.dispatchBodiless(req.method ?? 'GET', header, new NodeResponseSink(res), principal));
+      return;
+    }
     const parsed = req.body;
     // Mounted behind a body parser: take its result and never read the stream twice.
     if (typeof parsed === 'string') parseAndDispatch(parsed, res, header, principal);
@@ -130,7 +146,7 @@ export function createHttpHandler(
     }, failed);
   };
 
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const header = headerLookup(req);
     const rejected = binding.screen({
       method: req.method ?? 'GET',
@@ -142,6 +158,7 @@ export function createHttpHandler(
     else if (authenticate === undefined) receive(req, res, header);
     else authenticateThenReceive(req, res, header);
   };
+  return Object.assign(handler, { close: () => binding.close() });
 }
 
 function withoutConnection(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
