@@ -52,6 +52,14 @@ function hostOf(url: string): string | undefined {
  * DNS-rebinding protection: `Origin` must be the request's own or listed in `allowedOrigins`. The fetch API does not
  * tell which address a connection arrived on, so the loopback-only `Host` default of the node adapter cannot apply:
  * a server meant for local use only should list its hosts in `allowedHosts`.
+ *
+ * 2025-era clients (a message without the 2026-07-28 `_meta` and without a 2026 `MCP-Protocol-Version`) get
+ * sessions unless `sessions: false`: an `initialize` without `Mcp-Session-Id` opens one, kept and named in the
+ * response's `Mcp-Session-Id` only when the runtime answers with a result; later messages naming it reach the
+ * runtime with `context.session` and `context.request` (no 2026 header checks, errors on HTTP 200, a dropped
+ * connection is not a cancel, `notifications/cancelled` is); POSTed notifications and responses get 202; GET with
+ * the id opens the session's SSE stream (one at a time, else 409); DELETE ends it (204); an unknown or ended id
+ * gets 404. `close()` ends every session. 2026-07-28 messages ignore `Mcp-Session-Id`.
  */
 export function createFetchHandler(
   endpoint: ServerEndpoint | MessageHandler,

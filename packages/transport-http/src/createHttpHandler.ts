@@ -69,6 +69,14 @@ function headerLookup(req: IncomingMessage): HeaderLookup {
  * `validateRequestHeaders`); then the runtime. Its answer is written as JSON with the status of its error code
  * (see `httpStatusForError`), as an SSE stream when it sent notifications first, or as 202 for an accepted
  * notification. Closing the response early aborts `context.signal`. Errors never throw out of the handler.
+ *
+ * 2025-era clients (a message without the 2026-07-28 `_meta` and without a 2026 `MCP-Protocol-Version`) get
+ * sessions unless `sessions: false`: an `initialize` without `Mcp-Session-Id` opens one, kept and named in the
+ * response's `Mcp-Session-Id` only when the runtime answers with a result; later messages naming it reach the
+ * runtime with `context.session` and `context.request` (no 2026 header checks, errors on HTTP 200, a dropped
+ * connection is not a cancel, `notifications/cancelled` is); POSTed notifications and responses get 202; GET with
+ * the id opens the session's SSE stream (one at a time, else 409); DELETE ends it (204); an unknown or ended id
+ * gets 404. `close()` ends every session. 2026-07-28 messages ignore `Mcp-Session-Id`.
  */
 export function createHttpHandler(
   endpoint: ServerEndpoint | MessageHandler,

@@ -254,3 +254,66 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     expect(closed).toMatchObject({ code: 'closed' });
   });
 });
+
+describe('Streamable HTTP sessions: shared core (fetch front only, the logic is front-neutral)', () => {
+  it('a session belongs to the principal that created it: another principal gets 404', async () => {
+    const front = await start('fetch', {
+      authenticate: (request: Request) => request.headers.get('x-user'),
+    } as FrontOptions);
+    const res = await front.send('POST', INITIALIZE, legacyHeaders(undefined, { 'x-user': 'alice' }));
+    const id = res.headers.get('mcp-session-id') ?? '';
+    await res.json();
+    expect(front.record.contexts[0]?.principal).toBe('alice');
+    const bob = await front.send('POST', call(1, 'x'), legacyHeaders(id, { 'x-user': 'bob' }));
+    expect(bob.status).toBe(404);
+    const alice = await front.send('POST', call(2, 'x'), legacyHeaders(id, { 'x-user': 'alice' }));
+    expect(alice.status).toBe(200);
+  });
+
+  it('L-S8: aborting a session.request rejects it with closed and tells the client (notifications/cancelled)', async () => {
+    const front = await start('fetch');
+    const id = await open(front);
+    const events = reader(await front.send('GET', undefined, { 'mcp-session-id': id }));
+    const controller = new AbortController();
+    const pending = front.record.sessions.get(id)?.request({ method: 'roots/list' }, { signal: controller.signal });
+    const request = await events.next();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'closed' });
+    expect(await events.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: request.id, reason: 'aborted' },
+    });
+    // A late answer to the cancelled request is accepted and ignored.
+    const late = await front.send('POST', { jsonrpc: '2.0', id: request.id, result: {} }, legacyHeaders(id));
+    expect(late.status).toBe(202);
+  });
+
+  it('an open GET stream keeps an idle session alive; closing it lets the session expire', async () => {
+    const front = await start('fetch', { sessions: { idleTimeoutMs: 1000 } });
+    const id = await open(front);
+    const get = await front.send('GET', undefined, { 'mcp-session-id': id });
+    const session = front.record.sessions.get(id);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      vi.advanceTimersByTime(5000);
+      expect(session?.closed.aborted).toBe(false);
+      await get.body?.cancel();
+      vi.advanceTimersByTime(999);
+      expect(session?.closed.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(session?.closed.aborted).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sessions: false turns sessions off: initialize gets no session, GET keeps 405', async () => {
+    const front = await start('fetch', { sessions: false });
+    const res = await front.send('POST', INITIALIZE, { 'content-type': 'application/json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(front.record.contexts[0]?.session).toBeUndefined();
+    expect((await front.send('GET', undefined, { 'mcp-session-id': 'x' })).status).toBe(405);
+  });
+});
