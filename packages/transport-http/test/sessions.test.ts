@@ -130,6 +130,18 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     expect(await events.next()).toMatchObject({ method: 'notifications/resources/updated' });
   });
 
+  it('L-S17: a GET stream with nothing queued answers its head at once, then carries what comes', async () => {
+    // No keep-alive comment to flush the head either.
+    const front = await start(kind, { keepAliveIntervalMs: 0 });
+    const id = await open(front);
+    const get = await front.send('GET', undefined, { 'mcp-session-id': id, accept: 'text/event-stream' });
+    expect(get.status).toBe(200);
+    expect(get.headers.get('mcp-session-id')).toBe(id);
+    const events = reader(get);
+    front.record.sessions.get(id)?.notify({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+    expect(await events.next()).toMatchObject({ method: 'notifications/prompts/list_changed' });
+  });
+
   it('L-S17, L-S11: session.request goes on the GET stream and its POSTed response (202) resolves it', async () => {
     const front = await start(kind);
     const id = await open(front);
