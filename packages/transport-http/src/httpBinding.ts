@@ -188,9 +188,10 @@ export class HttpBinding {
   }
 
   /**
-   * Checks a parsed message's headers and hands it to the runtime. Returns the rejection to write, or the
-   * {@link Exchange} now writing the runtime's answer into `sink`: the front must call its `close` when the client
-   * goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
+   * Hands a parsed message to its session (a 2025-era message naming one, or a 2025-era `initialize`), or checks its
+   * headers and hands it to the runtime. Returns the reply to write (a rejection, or 202 for a POSTed response), or
+   * the {@link OpenResponse} now writing the runtime's answer into `sink`: the front must call its `close` when the
+   * client goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
    */
   dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | OpenResponse {
     const routed = this.#router?.post(message, header, sink, principal);

@@ -55,7 +55,7 @@ export class SessionRouter {
     sink: ResponseSink,
     principal?: string,
   ): HttpReply | Exchange | undefined {
-    if (messageEra(message, header('mcp-protocol-version')) === 'modern') return undefined;
+    if (messageEra(message, header('mcp-protocol-version')?.trim()) === 'modern') return undefined;
     const sessionId = header(SESSION_HEADER);
     if (sessionId === undefined) return isInitialize(message) ? this.#initialize(message, sink, principal) : undefined;
     const session = this.#sessions.find(sessionId, principal);
