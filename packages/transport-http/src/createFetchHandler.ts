@@ -1,7 +1,8 @@
 import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
+import type { OpenResponse } from './exchange.js';
 import { FetchResponseSink, toResponse } from './fetchResponseSink.js';
 import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
-import { errorReply } from './httpReply.js';
+import { errorReply, type HttpReply } from './httpReply.js';
 import { readRequestBody } from './readRequestBody.js';
 import type { HeaderLookup } from './validateRequestHeaders.js';
 
@@ -16,7 +17,15 @@ export interface FetchHandlerOptions extends HttpBindingOptions {
 }
 
 /** A fetch-API request handler: what Bun, Deno, Cloudflare Workers and Hono (`c.req.raw`) hand their routes. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  /**
+   * Ends every 2025-era session (their GET streams end, pending server-to-client requests reject with
+   * `TransportError('closed')`, later requests naming them get 404) and refuses new ones. 2026-07-28 requests are
+   * still served. Idempotent.
+   */
+  close(): void;
+}
 
 function hostOf(url: string): string | undefined {
   try {
@@ -43,6 +52,14 @@ function hostOf(url: string): string | undefined {
  * DNS-rebinding protection: `Origin` must be the request's own or listed in `allowedOrigins`. The fetch API does not
  * tell which address a connection arrived on, so the loopback-only `Host` default of the node adapter cannot apply:
  * a server meant for local use only should list its hosts in `allowedHosts`.
+ *
+ * 2025-era clients (a message without the 2026-07-28 `_meta` and without a 2026 `MCP-Protocol-Version`) get
+ * sessions unless `sessions: false`: an `initialize` without `Mcp-Session-Id` opens one, kept and named in the
+ * response's `Mcp-Session-Id` only when the runtime answers with a result; later messages naming it reach the
+ * runtime with `context.session` and `context.request` (no 2026 header checks, errors on HTTP 200, a dropped
+ * connection is not a cancel, `notifications/cancelled` is); POSTed notifications and responses get 202; GET with
+ * the id opens the session's SSE stream (one at a time, else 409); DELETE ends it (204); an unknown or ended id
+ * gets 404. `close()` ends every session. 2026-07-28 messages ignore `Mcp-Session-Id`.
  */
 export function createFetchHandler(
   endpoint: ServerEndpoint | MessageHandler,
@@ -63,7 +80,20 @@ export function createFetchHandler(
     return principal === null || principal === undefined ? toResponse(binding.unauthorized) : principal;
   };
 
-  return async (request) => {
+  const respond = (request: Request, sink: FetchResponseSink, outcome: HttpReply | OpenResponse): Promise<Response> => {
+    if ('status' in outcome) return Promise.resolve(toResponse(outcome));
+    sink.onCancel = outcome.close;
+    const gone = (): void => {
+      outcome.close();
+      sink.abandon(clientGone);
+    };
+    const signal = request.signal;
+    if (signal.aborted) gone();
+    else signal.addEventListener('abort', gone, { once: true });
+    return sink.response;
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
     const header: HeaderLookup = (name) => request.headers.get(name) ?? undefined;
     // An in-process `Request` has no Host header; its URL names the host it was addressed to.
     const host = request.headers.has('host') ? undefined : hostOf(request.url);
@@ -71,6 +101,12 @@ export function createFetchHandler(
     if (rejected !== undefined) return toResponse(rejected);
     const principal = await principalOf(request);
     if (typeof principal !== 'string') return principal;
+    const authenticated = authenticate === undefined ? undefined : principal;
+    // A GET or DELETE that passed the screen names a session; it has no body to read.
+    if (request.method !== 'POST') {
+      const sink = new FetchResponseSink();
+      return respond(request, sink, binding.dispatchBodiless(request.method, header, sink, authenticated));
+    }
 
     if (binding.declaresTooLarge(header('content-length'))) return toResponse(binding.tooLarge);
     const body = await readRequestBody(request, binding.maxBodyBytes);
@@ -82,16 +118,7 @@ export function createFetchHandler(
     const message = decoded.message;
 
     const sink = new FetchResponseSink();
-    const outcome = binding.dispatch(message, header, sink, authenticate === undefined ? undefined : principal);
-    if ('status' in outcome) return toResponse(outcome);
-    sink.onCancel = outcome.close;
-    const gone = (): void => {
-      outcome.close();
-      sink.abandon(clientGone);
-    };
-    const signal = request.signal;
-    if (signal.aborted) gone();
-    else signal.addEventListener('abort', gone, { once: true });
-    return sink.response;
+    return respond(request, sink, binding.dispatch(message, header, sink, authenticated));
   };
+  return Object.assign(handler, { close: () => binding.close() });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { hasDuplicateHeader } from '@mcp-tasks/transport-kit';
+import type { OpenResponse } from './exchange.js';
 import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { NodeResponseSink, writeReply } from './nodeResponseSink.js';
@@ -34,7 +35,15 @@ const DRAIN_BYTES = 16 * 1024 * 1024;
  * A node:http request listener that is also express 5 middleware (`app.use('/mcp', handler)`): `next` is never
  * called, every request that reaches it is answered.
  */
-export type HttpHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void;
+  /**
+   * Ends every 2025-era session (their GET streams end, pending server-to-client requests reject with
+   * `TransportError('closed')`, later requests naming them get 404) and refuses new ones. 2026-07-28 requests are
+   * still served. Idempotent.
+   */
+  close(): void;
+}
 
 type MaybeParsedRequest = IncomingMessage & { body?: unknown };
 
@@ -60,6 +69,14 @@ function headerLookup(req: IncomingMessage): HeaderLookup {
  * `validateRequestHeaders`); then the runtime. Its answer is written as JSON with the status of its error code
  * (see `httpStatusForError`), as an SSE stream when it sent notifications first, or as 202 for an accepted
  * notification. Closing the response early aborts `context.signal`. Errors never throw out of the handler.
+ *
+ * 2025-era clients (a message without the 2026-07-28 `_meta` and without a 2026 `MCP-Protocol-Version`) get
+ * sessions unless `sessions: false`: an `initialize` without `Mcp-Session-Id` opens one, kept and named in the
+ * response's `Mcp-Session-Id` only when the runtime answers with a result; later messages naming it reach the
+ * runtime with `context.session` and `context.request` (no 2026 header checks, errors on HTTP 200, a dropped
+ * connection is not a cancel, `notifications/cancelled` is); POSTed notifications and responses get 202; GET with
+ * the id opens the session's SSE stream (one at a time, else 409); DELETE ends it (204); an unknown or ended id
+ * gets 404. `close()` ends every session. 2026-07-28 messages ignore `Mcp-Session-Id`.
  */
 export function createHttpHandler(
   endpoint: ServerEndpoint | MessageHandler,
@@ -78,11 +95,13 @@ export function createHttpHandler(
   // The drained variant keeps the connection: the body was read to its end.
   const tooLargeDrained: HttpReply = { ...binding.tooLarge, headers: withoutConnection(binding.tooLarge.headers) };
 
-  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
-    const outcome = binding.dispatch(message, header, new NodeResponseSink(res), principal);
+  const write = (res: ServerResponse, outcome: HttpReply | OpenResponse): void => {
     if ('status' in outcome) writeReply(res, outcome);
     else res.once('close', outcome.close);
   };
+
+  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void =>
+    write(res, binding.dispatch(message, header, new NodeResponseSink(res), principal));
 
   const parseAndDispatch = (
     body: Uint8Array | string,
@@ -104,6 +123,11 @@ export function createHttpHandler(
   };
 
   const receive = (req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
+    // A GET or DELETE that passed the screen names a session; it has no body to read.
+    if (req.method !== 'POST') {
+      write(res, binding.dispatchBodiless(req.method ?? 'GET', header, new NodeResponseSink(res), principal));
+      return;
+    }
     const parsed = req.body;
     // Mounted behind a body parser: take its result and never read the stream twice.
     if (typeof parsed === 'string') parseAndDispatch(parsed, res, header, principal);
@@ -130,7 +154,7 @@ export function createHttpHandler(
     }, failed);
   };
 
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const header = headerLookup(req);
     const rejected = binding.screen({
       method: req.method ?? 'GET',
@@ -142,6 +166,7 @@ export function createHttpHandler(
     else if (authenticate === undefined) receive(req, res, header);
     else authenticateThenReceive(req, res, header);
   };
+  return Object.assign(handler, { close: () => binding.close() });
 }
 
 function withoutConnection(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {

@@ -1,12 +1,16 @@
 import {
   ErrorCode,
   isRecord,
+  type OutboundRequest,
+  type PeerRequestOptions,
+  type PeerSession,
   type RequestContext,
   type TransportNotification,
+  type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from './httpReply.js';
 import { httpStatusForError } from './httpStatus.js';
+import { type SseOptions, SseWriter } from './sseWriter.js';
 
 const PENDING = 0;
 const STREAMING = 1;
@@ -30,41 +34,82 @@ export interface ResponseSink {
 }
 
 /** Tuning for one exchange, fixed per handler. */
-export interface ExchangeOptions {
-  /** Interval of SSE keep-alive comments; 0 disables them. */
-  readonly keepAliveIntervalMs: number;
-  /** A stream whose unsent backlog exceeds this is dropped (slow reader): the request is aborted. */
-  readonly maxStreamBufferBytes: number;
+export type ExchangeOptions = SseOptions;
+
+/** A response the front keeps open until it completes: the front calls `close` when the client goes away. */
+export interface OpenResponse {
+  /** The client went away (connection closed, response stream cancelled). Idempotent. */
+  readonly close: () => void;
+}
+
+/** What a session gives the exchanges of its 2025-era messages. */
+export interface ExchangeSession {
+  readonly peer: PeerSession;
+  /** Sends a server-to-client request with the session's ids and routing; `deliver` writes it (and its cancel). */
+  sendRequest(
+    message: OutboundRequest,
+    options: PeerRequestOptions | undefined,
+    deliver: (message: TransportRequest | TransportNotification) => void,
+  ): Promise<TransportResponse>;
+  /** Writes a message where messages of no request go (the GET stream, or its queue). */
+  route(message: TransportRequest | TransportNotification): void;
+}
+
+/** How a 2025-era exchange differs from a 2026-07-28 one. */
+export interface LegacyExchangeOptions {
+  readonly session: ExchangeSession;
+  /** Headers of the response when it switches to SSE (a new session's `Mcp-Session-Id`). */
+  readonly streamHeaders?: Readonly<Record<string, string>>;
+  /** JSON-RPC errors ride HTTP 200 (a live session), rather than the status of their code. */
+  readonly errorsOnOk: boolean;
 }
 
 /**
  * One HTTP request/response pair as the runtime sees it: the {@link RequestContext} of the message, and the writer
- * of what comes back. Answers with plain JSON unless a notification arrives first, then switches to SSE
- * (`event: message`, one JSON-RPC message per event) and ends the stream with the response.
+ * of what comes back. Answers with plain JSON unless a notification (or, in a 2025-era session, a server-to-client
+ * request) arrives first, then switches to SSE (`event: message`, one JSON-RPC message per event) and ends the
+ * stream with the response.
  *
  * Ownership: the exchange owns the abort signal; the front calls {@link Exchange.close} when the client went away
- * (connection closed, response stream cancelled), which aborts it unless the response was already complete.
+ * (connection closed, response stream cancelled), which aborts it unless the response was already complete, or the
+ * message is a 2025-era one (there a dropped connection is not a cancel; {@link Exchange.cancel} is).
  */
-export class Exchange implements RequestContext {
+export class Exchange implements RequestContext, OpenResponse {
   readonly principal: string | undefined;
+  readonly session: PeerSession | undefined;
+  readonly request: RequestContext['request'];
   readonly #sink: ResponseSink;
-  readonly #options: ExchangeOptions;
+  readonly #legacy: LegacyExchangeOptions | undefined;
+  readonly #sse: SseWriter;
   #state = PENDING;
   #controller: AbortController | undefined;
-  #closedEarly = false;
-  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  #aborted = false;
 
-  constructor(sink: ResponseSink, principal: string | undefined, options: ExchangeOptions) {
+  constructor(
+    sink: ResponseSink,
+    principal: string | undefined,
+    options: ExchangeOptions,
+    legacy?: LegacyExchangeOptions,
+  ) {
     this.principal = principal;
     this.#sink = sink;
-    this.#options = options;
+    this.#legacy = legacy;
+    this.#sse = new SseWriter(sink, options, () => {
+      this.#state = DONE;
+      this.cancel();
+    });
+    this.session = legacy?.session.peer;
+    if (legacy !== undefined) {
+      const session = legacy.session;
+      this.request = (message, requestOptions) => session.sendRequest(message, requestOptions, this.#deliver);
+    }
   }
 
   /** Created on first use: most requests finish without anyone reading the signal. */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#closedEarly) this.#controller.abort();
+      if (this.#aborted) this.#controller.abort();
     }
     return this.#controller.signal;
   }
@@ -73,63 +118,56 @@ export class Exchange implements RequestContext {
   readonly notify = (notification: TransportNotification): void => {
     if (this.#state === DONE) return;
     if (this.#state === PENDING) this.#startStream();
-    this.#writeEvent(notification);
+    this.#sse.send(notification);
   };
 
   /** Writes the runtime's answer; `undefined` (a notification was accepted) becomes 202 with no body. */
-  finish(response: TransportResponse | undefined): void {
+  finish(response: TransportResponse | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.#state === DONE) return;
     if (this.#state === STREAMING) {
-      if (response !== undefined) this.#writeEvent(response);
-      this.#end();
-      this.#sink.end();
+      this.#state = DONE;
+      if (response !== undefined) this.#sse.send(response);
+      this.#sse.end();
       return;
     }
-    this.#end();
-    if (response === undefined) this.#sink.reply(202, undefined);
-    else if (!('error' in response)) this.#sink.reply(200, JSON.stringify(response));
+    this.#state = DONE;
+    if (response === undefined) this.#sink.reply(202, undefined, headers);
+    else if (!('error' in response) || this.#legacy?.errorsOnOk === true)
+      this.#sink.reply(200, JSON.stringify(response), headers);
     else {
       const { code, data } = response.error;
       const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
-      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), retryAfter);
+      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), { ...headers, ...retryAfter });
     }
   }
 
-  /** The client went away before the response was complete: aborts the request. Idempotent. */
+  /** The client went away before the response was complete: aborts the request (2026-07-28 only). Idempotent. */
   readonly close = (): void => {
     if (this.#state === DONE) return;
-    this.#end();
-    this.#closedEarly = true;
+    this.#state = DONE;
+    this.#sse.stop();
+    if (this.#legacy === undefined) this.cancel();
+  };
+
+  /** Aborts `signal`: the request was cancelled, or its session ended. Idempotent. */
+  cancel(): void {
+    this.#aborted = true;
     this.#controller?.abort();
+  }
+
+  /** Server-to-client messages of this request go on its own stream while it is open, else the session's. */
+  readonly #deliver = (message: TransportRequest | TransportNotification): void => {
+    if (this.#state === DONE) {
+      this.#legacy?.session.route(message);
+      return;
+    }
+    if (this.#state === PENDING) this.#startStream();
+    this.#sse.send(message);
   };
 
   #startStream(): void {
     this.#state = STREAMING;
-    this.#sink.openStream(SSE_HEADERS);
-    const interval = this.#options.keepAliveIntervalMs;
-    if (interval > 0) {
-      const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), interval);
-      // Node and Bun keep the process alive for a timer unless told otherwise; a quiet stream must not.
-      (timer as { unref?: () => void }).unref?.();
-      this.#keepAlive = timer;
-    }
-  }
-
-  #writeEvent(message: unknown): void {
-    this.#write(sseEvent(message));
-  }
-
-  #write(chunk: string): void {
-    // A reader that does not keep up must not grow this process's memory without bound.
-    if (this.#sink.write(chunk) > this.#options.maxStreamBufferBytes) {
-      this.close();
-      this.#sink.destroy();
-    }
-  }
-
-  #end(): void {
-    this.#state = DONE;
-    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#sse.open(this.#legacy?.streamHeaders);
   }
 }
 

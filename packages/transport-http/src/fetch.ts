@@ -4,6 +4,7 @@ export {
   type FetchHandlerOptions,
 } from './createFetchHandler.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { mcpNameField } from './routingHeaders.js';
 export {

@@ -1,14 +1,10 @@
-import {
-  ErrorCode,
-  isRecord,
-  jsonRpcError,
-  type MessageHandler,
-  type ServerEndpoint,
-  type TransportResponse,
-} from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { createOriginCheck, decodeMessage, decodeUtf8, type OriginPolicy } from '@mcp-tasks/transport-kit';
-import { Exchange, type ExchangeOptions, type ResponseSink } from './exchange.js';
+import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from './exchange.js';
 import { errorReply, type HttpReply } from './httpReply.js';
+import { type HttpSessionOptions, HttpSessions } from './httpSessions.js';
+import { runHandler } from './runHandler.js';
+import { SessionRouter } from './sessionRouter.js';
 import { type HeaderLookup, type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
@@ -31,6 +27,12 @@ export interface HttpBindingOptions extends OriginGuardOptions {
   readonly maxStreamBufferBytes?: number;
   /** Deepest accepted nesting of objects and arrays in a message; deeper gets 400 with `-32602`. Default 64. */
   readonly maxDepth?: number;
+  /**
+   * 2025-era sessions (`Mcp-Session-Id`, GET streams, DELETE) and their bounds; see {@link HttpSessionOptions} for
+   * each default. `false` turns them off: a 2025-era `initialize` then reaches the runtime without a session, and
+   * GET and DELETE get 405. 2026-07-28 messages never use sessions.
+   */
+  readonly sessions?: HttpSessionOptions | false;
 }
 
 /**
@@ -59,11 +61,14 @@ const NO_PARAM_HEADERS: ParamHeaderLookup = () => [];
 /**
  * The rules of the Streamable HTTP binding (MCP 2026-07-28), with no I/O: each front reads the request its own
  * way, asks the binding in this order, and writes the {@link HttpReply} or the {@link Exchange} it gets back.
- * 1. {@link HttpBinding.screen}: a single `Host` (400), POST only (405), `Host`/`Origin` (403);
+ * 1. {@link HttpBinding.screen}: a single `Host` (400), POST only (405; GET and DELETE pass when they carry
+ *    `Mcp-Session-Id` and go to {@link HttpBinding.dispatchBodiless} after authentication), `Host`/`Origin` (403);
  * 2. the front's authentication hook: {@link HttpBinding.unauthorized} (401) or {@link HttpBinding.authFailed} (500);
  * 3. the body, at most {@link HttpBinding.maxBodyBytes} ({@link HttpBinding.tooLarge}, 413);
  * 4. {@link HttpBinding.decode}: invalid UTF-8 or JSON gets 400/-32700 without an id, too deep a message 400/-32602;
- * 5. {@link HttpBinding.dispatch}: routing and `Mcp-Param-*` headers (400/-32020), then the runtime.
+ * 5. {@link HttpBinding.dispatch}: a 2025-era message of a session (or a 2025-era `initialize`) goes to its
+ *    session, without the 2026-07-28 header checks; everything else: routing and `Mcp-Param-*` headers
+ *    (400/-32020), then the runtime.
  */
 export class HttpBinding {
   readonly maxBodyBytes: number;
@@ -86,6 +91,8 @@ export class HttpBinding {
     { allow: 'POST' },
   );
   readonly #forbidden = errorReply(403, ErrorCode.InvalidRequest, 'Forbidden: Host or Origin not allowed');
+  readonly #sessions: HttpSessions | undefined;
+  readonly #router: SessionRouter | undefined;
 
   constructor(endpoint: ServerEndpoint | MessageHandler, options: HttpBindingOptions) {
     if (typeof endpoint === 'function') {
@@ -112,6 +119,15 @@ export class HttpBinding {
       keepAliveIntervalMs: options.keepAliveIntervalMs ?? 15_000,
       maxStreamBufferBytes: options.maxStreamBufferBytes ?? 8 * 1024 * 1024,
     };
+    if (options.sessions !== false) {
+      this.#sessions = new HttpSessions(options.sessions);
+      this.#router = new SessionRouter(this.#sessions, this.#handle, this.#exchangeOptions);
+    }
+  }
+
+  /** Ends every 2025-era session (their `closed` signals abort) and refuses new ones. Idempotent. */
+  close(): void {
+    this.#sessions?.close();
   }
 
   /** The checks before authentication: the HTTP method, then `Host`/`Origin`. Undefined when the request may go on. */
@@ -119,7 +135,7 @@ export class HttpBinding {
     // RFC 9112 section 3.2: a request with more than one Host field line must get 400. Fronts that join repeated
     // headers (fetch) show them as one comma-separated value, which is never a valid Host.
     if (head.duplicateHost === true || head.header('host')?.includes(',')) return this.#duplicateHost;
-    if (head.method !== 'POST') return this.#methodNotAllowed;
+    if (head.method !== 'POST' && !this.#namesSession(head)) return this.#methodNotAllowed;
     const check = this.#originCheck;
     if (check === undefined) return undefined;
     const input = {
@@ -128,6 +144,28 @@ export class HttpBinding {
       localAddress: head.localAddress,
     };
     return check(input) ? undefined : this.#forbidden;
+  }
+
+  /** A GET or DELETE with `Mcp-Session-Id` is a session's business; without one it gets 405 as ever. */
+  #namesSession(head: RequestHead): boolean {
+    return (
+      this.#router !== undefined &&
+      (head.method === 'GET' || head.method === 'DELETE') &&
+      head.header('mcp-session-id') !== undefined
+    );
+  }
+
+  /**
+   * A screened GET or DELETE naming a session: 404 for an unknown or ended one; DELETE ends it (204); GET opens its
+   * server-to-client SSE stream (409 when it has one). The front must call the stream's `close` when the client goes.
+   */
+  dispatchBodiless(
+    method: string,
+    header: HeaderLookup,
+    sink: ResponseSink,
+    principal?: string,
+  ): HttpReply | OpenResponse {
+    return this.#router?.bodiless(method, header, sink, principal) ?? this.#methodNotAllowed;
   }
 
   /** True when a declared `Content-Length` alone rules the body out (refused before reading it). */
@@ -150,11 +188,14 @@ export class HttpBinding {
   }
 
   /**
-   * Checks a parsed message's headers and hands it to the runtime. Returns the rejection to write, or the
-   * {@link Exchange} now writing the runtime's answer into `sink`: the front must call its `close` when the client
-   * goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
+   * Hands a parsed message to its session (a 2025-era message naming one, or a 2025-era `initialize`), or checks its
+   * headers and hands it to the runtime. Returns the reply to write (a rejection, or 202 for a POSTed response), or
+   * the {@link OpenResponse} now writing the runtime's answer into `sink`: the front must call its `close` when the
+   * client goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
    */
-  dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | Exchange {
+  dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | OpenResponse {
+    const routed = this.#router?.post(message, header, sink, principal);
+    if (routed !== undefined) return routed;
     let id: string | number | undefined;
     if (isRecord(message) && typeof message.method === 'string') {
       const rawId = message.id;
@@ -165,19 +206,7 @@ export class HttpBinding {
       }
     }
     const exchange = new Exchange(sink, principal, this.#exchangeOptions);
-    const internalError = (): TransportResponse =>
-      jsonRpcError(id, { code: ErrorCode.InternalError, message: 'Internal error' });
-    let answer: Promise<TransportResponse | undefined>;
-    try {
-      answer = this.#handle(message, exchange);
-    } catch {
-      answer = Promise.resolve(internalError());
-    }
-    answer.then(
-      // A request must be answered; undefined is only for notifications.
-      (response) => exchange.finish(response === undefined && id !== undefined ? internalError() : response),
-      () => exchange.finish(internalError()),
-    );
+    runHandler(this.#handle, message, exchange, id).then((response) => exchange.finish(response));
     return exchange;
   }
 }

@@ -11,6 +11,7 @@ export {
 } from './createHttpHandler.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { readSseEvents } from './readSseEvents.js';

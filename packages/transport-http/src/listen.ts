@@ -23,8 +23,8 @@ export interface HttpServerHandle {
   /** The endpoint URL, with the actual port. */
   readonly url: URL;
   /**
-   * Stops accepting connections and closes the open ones, which ends their streams and aborts their in-flight
-   * requests. Idempotent; resolves when the server is closed.
+   * Stops accepting connections, ends every 2025-era session and closes the open connections, which ends their
+   * streams and aborts their in-flight requests. Idempotent; resolves when the server is closed.
    */
   close(): Promise<void>;
 }
@@ -65,6 +65,7 @@ export function listen(
         url: new URL(`http://${urlHost}:${port}${path}`),
         close: () => {
           closing ??= new Promise((done) => {
+            handler.close();
             server.close(() => done());
             server.closeAllConnections();
           });

@@ -39,6 +39,8 @@ export class NodeResponseSink implements ResponseSink {
 
   openStream(headers: Readonly<Record<string, string>>): void {
     this.#res.writeHead(200, headers);
+    // Node holds the head until the first body write; a GET stream may have nothing to say for a long time.
+    this.#res.flushHeaders();
   }
 
   write(chunk: string): number {

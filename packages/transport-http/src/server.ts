@@ -10,6 +10,7 @@ export {
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';

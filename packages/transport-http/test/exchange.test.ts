@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Exchange, type ResponseSink } from '../src/exchange.js';
+import { HttpSessions } from '../src/httpSessions.js';
+
+function sink(): ResponseSink & { replies: unknown[]; chunks: string[] } {
+  const replies: unknown[] = [];
+  const chunks: string[] = [];
+  return {
+    replies,
+    chunks,
+    reply: (status, body, headers) => replies.push({ status, body, headers }),
+    openStream: (headers) => replies.push({ stream: headers }),
+    write: (chunk) => {
+      chunks.push(chunk);
+      return 0;
+    },
+    end: () => {},
+    destroy: () => {},
+  };
+}
+
+const options = { keepAliveIntervalMs: 0, maxStreamBufferBytes: 1024 };
+
+describe('Exchange: eras differ on a dropped connection', () => {
+  it('a 2026-07-28 exchange aborts its signal when the client goes away', () => {
+    const exchange = new Exchange(sink(), undefined, options);
+    exchange.close();
+    expect(exchange.signal.aborted).toBe(true);
+  });
+
+  it('L-S30: a 2025-era exchange does not; cancel() (notifications/cancelled, session end) does', () => {
+    const session = new HttpSessions().create(undefined);
+    if (session === undefined) throw new Error('no session');
+    const exchange = new Exchange(sink(), undefined, options, { session, errorsOnOk: true });
+    const signal = exchange.signal;
+    exchange.close();
+    expect(signal.aborted).toBe(false);
+    exchange.cancel();
+    expect(signal.aborted).toBe(true);
+  });
+
+  it('L-S26: a request of a closed exchange goes to the session route (GET stream or its queue)', async () => {
+    const sessions = new HttpSessions();
+    const session = sessions.create(undefined);
+    if (session === undefined) throw new Error('no session');
+    session.commit();
+    const exchange = new Exchange(sink(), undefined, options, { session, errorsOnOk: true });
+    exchange.close();
+    const pending = exchange.request?.({ method: 'ping' });
+    const get = sink();
+    session.attachStream(get, options);
+    expect(get.chunks.join('')).toContain('"method":"ping"');
+    session.deliverResponse({ jsonrpc: '2.0', id: 1, result: {} });
+    await expect(pending).resolves.toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    sessions.close();
+  });
+
+  it('L-S35: a 2025-era error in a live session is written with HTTP 200', () => {
+    const session = new HttpSessions().create(undefined);
+    if (session === undefined) throw new Error('no session');
+    const out = sink();
+    new Exchange(out, undefined, options, { session, errorsOnOk: true }).finish({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32601, message: 'nope' },
+    });
+    expect(out.replies[0]).toMatchObject({ status: 200 });
+  });
+});
