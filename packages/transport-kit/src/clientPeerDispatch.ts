@@ -81,7 +81,8 @@ export class ClientPeerDispatch {
     }
     answer
       .then((response) => {
-        if (!isRecord(response)) throw new Error(`The peer handler answered server request ${JSON.stringify(id)} with nothing`);
+        if (!isRecord(response))
+          throw new Error(`The peer handler answered server request ${JSON.stringify(id)} with nothing`);
         // The server matches by id, so the response names this request whatever the handler put there.
         return { ...response, id } as TransportResponse;
       })

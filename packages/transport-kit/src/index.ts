@@ -26,9 +26,9 @@ export {
   isResponse,
   OutboundRequests,
 } from './outboundRequests.js';
-export type { PendingRequestsOptions } from './pendingRequests.js';
 export type { ConnectionSessionOptions } from './peerSession.js';
 export { ConnectionSession } from './peerSession.js';
+export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
 export type { ServerSessionOptions } from './serverSession.js';
 export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, ServerSession } from './serverSession.js';

@@ -1,9 +1,4 @@
-import type {
-  OutboundRequest,
-  TransportNotification,
-  TransportRequest,
-  TransportResponse,
-} from '@mcp-tasks/protocol';
+import type { OutboundRequest, TransportNotification, TransportRequest, TransportResponse } from '@mcp-tasks/protocol';
 import { isRecord, TransportError } from '@mcp-tasks/protocol';
 import { PendingRequests } from './pendingRequests.js';
 

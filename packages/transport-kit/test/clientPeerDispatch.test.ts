@@ -1,5 +1,10 @@
 /** The client side of a 2025-era session on a connection: server requests and unrelated notifications. */
-import type { ClientPeerHandler, TransportNotification, TransportRequest, TransportResponse } from '@mcp-tasks/protocol';
+import type {
+  ClientPeerHandler,
+  TransportNotification,
+  TransportRequest,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientPeerDispatch, DEFAULT_MAX_SERVER_REQUESTS } from '../src/clientPeerDispatch.js';
@@ -31,7 +36,11 @@ function parkingHandler() {
   return { handler, parked, notifications };
 }
 
-const serverRequest = (id: string | number, method = 'roots/list'): TransportRequest => ({ jsonrpc: '2.0', id, method });
+const serverRequest = (id: string | number, method = 'roots/list'): TransportRequest => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+});
 
 describe('ClientPeerDispatch', () => {
   it('L-C11: answers a server request -32601 while no peer handler is installed', () => {
@@ -59,8 +68,14 @@ describe('ClientPeerDispatch', () => {
 
   it('setHandler replaces the earlier handler', async () => {
     const { dispatch, sent } = setup();
-    dispatch.setHandler({ onRequest: async (r) => ({ jsonrpc: '2.0', id: r.id, result: { n: 1 } }), onNotification() {} });
-    dispatch.setHandler({ onRequest: async (r) => ({ jsonrpc: '2.0', id: r.id, result: { n: 2 } }), onNotification() {} });
+    dispatch.setHandler({
+      onRequest: async (r) => ({ jsonrpc: '2.0', id: r.id, result: { n: 1 } }),
+      onNotification() {},
+    });
+    dispatch.setHandler({
+      onRequest: async (r) => ({ jsonrpc: '2.0', id: r.id, result: { n: 2 } }),
+      onNotification() {},
+    });
     dispatch.receiveRequest(serverRequest(1, 'ping'));
     await vi.waitFor(() => expect(sent).toEqual([{ jsonrpc: '2.0', id: 1, result: { n: 2 } }]));
   });
@@ -77,7 +92,7 @@ describe('ClientPeerDispatch', () => {
       params: { requestId: 'srv-1', reason: 'tool finished' },
     });
     expect(entry?.signal.aborted).toBe(true);
-    expect((entry?.signal.reason as Error).message).toBe('tool finished');
+    expect(entry?.signal.reason).toMatchObject({ name: 'AbortError', message: 'tool finished' });
     entry?.answer({ jsonrpc: '2.0', id: 'srv-1', result: { action: 'cancel' } });
     await Promise.resolve();
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -139,7 +154,11 @@ describe('ClientPeerDispatch', () => {
     dispatch.receiveRequest(serverRequest(2));
     dispatch.receiveRequest(serverRequest(3));
     expect(sent).toEqual([
-      { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: a request with this id is still in flight' } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32600, message: 'Invalid Request: a request with this id is still in flight' },
+      },
       {
         jsonrpc: '2.0',
         id: 3,

@@ -2,7 +2,7 @@
 import type { MessageHandler, RequestContext, TransportResponse } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ServerSessionOptions, ServerSession } from '../src/serverSession.js';
+import { ServerSession, type ServerSessionOptions } from '../src/serverSession.js';
 
 type Extra = Partial<Omit<ServerSessionOptions, 'handler' | 'write'>>;
 

@@ -19,12 +19,15 @@ afterEach(async () => {
 const runtime: MessageHandler = async (message, context) => {
   const { id, method, params } = message as { id?: number | string; method: string; params?: Record<string, unknown> };
   if (id === undefined) {
-    if (method === 'notifications/initialized') void context.session?.request({ method: 'ping' }).catch(() => undefined);
+    if (method === 'notifications/initialized')
+      void context.session?.request({ method: 'ping' }).catch(() => undefined);
     return undefined;
   }
   if (method !== 'askPeer') return { jsonrpc: '2.0', id, result: {} };
   const ask = () =>
-    (context.request?.({ method: String(params?.method ?? 'roots/list') }) ?? Promise.reject(new Error('no session'))).then(
+    (
+      context.request?.({ method: String(params?.method ?? 'roots/list') }) ?? Promise.reject(new Error('no session'))
+    ).then(
       (reply: TransportResponse) => ({ reply }),
       (error: { code?: string }) => ({ failed: error.code }),
     );

@@ -72,7 +72,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('L-C11: without a peer handler the client answers a server request -32601', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
+    const { opened } = started;
     const response = await opened.client.request(contractRequest('test/peerRequest', { method: 'roots/list' }));
     expect(resultOf(response).reply).toMatchObject({ error: { code: -32601 } });
   });
@@ -136,7 +136,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('L-S22 L-S30: drops responses naming no server request; ignores a client cancellation naming one', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
+    const { opened } = started;
     if (opened.openRaw === undefined) {
       context.skip('not applicable: start() returned no openRaw');
       return;
