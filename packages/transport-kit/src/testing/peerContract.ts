@@ -34,29 +34,32 @@ function recordingPeer() {
   return { handler, requests, notifications, aborted };
 }
 
-/** Opens a transport whose client can take part in a session, or skips the check. */
+/**
+ * Opens a transport whose client can take part in a session, with a {@link recordingPeer} installed unless
+ * `withHandler` is false, or skips the check when the transport declares no connection session.
+ */
 async function openWithPeer(
   open: OpenTransport,
   enabled: boolean,
   context: { skip: (note: string) => void },
-): Promise<{ opened: OpenedTransport; setPeerHandler: (handler: ClientPeerHandler) => void } | undefined> {
+  withHandler = true,
+): Promise<{ opened: OpenedTransport; peer: ReturnType<typeof recordingPeer> } | undefined> {
   if (!enabled) {
     context.skip('not applicable: the transport does not declare connectionSession (its connection is no session)');
     return undefined;
   }
   const opened = await open();
-  const { setPeerHandler } = opened.client;
-  expect(setPeerHandler, 'a connection-session client implements setPeerHandler').toBeTypeOf('function');
-  return { opened, setPeerHandler: (handler) => setPeerHandler?.call(opened.client, handler) };
+  expect(opened.client.setPeerHandler, 'a connection-session client implements setPeerHandler').toBeTypeOf('function');
+  const peer = recordingPeer();
+  if (withHandler) opened.client.setPeerHandler?.(peer.handler);
+  return { opened, peer };
 }
 
 export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('L-S22 L-C11: a server request made while serving a client request reaches the peer handler and its answer returns', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
-    const peer = recordingPeer();
-    setPeerHandler(peer.handler);
+    const { opened, peer } = started;
     for (const via of ['context', 'session']) {
       const response = await opened.client.request(contractRequest('test/peerRequest', { method: 'roots/list', via }));
       const reply = resultOf(response).reply as Record<string, unknown>;
@@ -70,7 +73,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   });
 
   it('L-C11: without a peer handler the client answers a server request -32601', async (context) => {
-    const started = await openWithPeer(open, enabled, context);
+    const started = await openWithPeer(open, enabled, context, false);
     if (started === undefined) return;
     const { opened } = started;
     const response = await opened.client.request(contractRequest('test/peerRequest', { method: 'roots/list' }));
@@ -80,9 +83,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('every message on the connection carries the same session; session.notify reaches onNotification', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
-    const peer = recordingPeer();
-    setPeerHandler(peer.handler);
+    const { opened, peer } = started;
     const first = resultOf(await opened.client.request(contractRequest('test/session'))).sessionId;
     const second = resultOf(await opened.client.request(contractRequest('test/session'))).sessionId;
     expect(first).toBeTypeOf('string');
@@ -97,9 +98,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('L-S30: cancelling the client request withdraws its server request, aborting the peer handler signal', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
-    const peer = recordingPeer();
-    setPeerHandler(peer.handler);
+    const { opened, peer } = started;
     const controller = new AbortController();
     const call = opened.client
       .request(contractRequest('test/peerRequest', { method: 'elicitation/create' }), { signal: controller.signal })
@@ -116,9 +115,7 @@ export function peerContract(open: OpenTransport, enabled: boolean): void {
   it('rejects pending server requests with TransportError(closed) when the connection closes', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
-    const { opened, setPeerHandler } = started;
-    const peer = recordingPeer();
-    setPeerHandler(peer.handler);
+    const { opened, peer } = started;
     const call = opened.client
       .request(contractRequest('test/peerRequest', { method: 'sampling/createMessage', via: 'session' }))
       .catch((error: unknown) => error);
