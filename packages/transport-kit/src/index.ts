@@ -30,5 +30,6 @@ export type { ConnectionSessionOptions } from './peerSession.js';
 export { ConnectionSession } from './peerSession.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
-export type { ServerSessionOptions } from './serverSession.js';
-export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, ServerSession } from './serverSession.js';
+export { ServerSession } from './serverSession.js';
+export type { ServerSessionOptions } from './serverSessionOptions.js';
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS } from './serverSessionOptions.js';
