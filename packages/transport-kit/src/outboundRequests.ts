@@ -22,8 +22,9 @@ export interface OutboundRequestsOptions {
    */
   readonly maxPending?: number;
   /**
-   * Milliseconds a request may await its response; then the peer is sent `notifications/cancelled` and the request
-   * rejects with `TransportError('timeout')`. 0 disables. @default 300000 (5 minutes)
+   * Milliseconds a request may await its response, counted from the send (progress does not extend it); then the
+   * peer is sent `notifications/cancelled` and the request rejects with `TransportError('timeout')`. 0 disables.
+   * @default 300000 (5 minutes)
    */
   readonly timeoutMs?: number;
   /** Receives non-fatal problems, such as a response naming no pending request (it is dropped). */

@@ -40,7 +40,8 @@ interface Pending {
  * `_meta["io.modelcontextprotocol/subscriptionId"]` to the listen request with that id; a server-sent
  * `notifications/cancelled` naming a pending `subscriptions/listen` is delivered to it and then ends it with a
  * synthesized complete listen result. Late responses (after abort) are ignored. Aborting a request's signal sends
- * `notifications/cancelled` and rejects with the signal's reason.
+ * `notifications/cancelled` and rejects with the signal's reason. Requests from the peer (2025-era server requests)
+ * go to `onRequest`; notifications that belong to no pending request to `onUnroutedNotification`.
  */
 export class PendingRequests {
   readonly #options: PendingRequestsOptions;

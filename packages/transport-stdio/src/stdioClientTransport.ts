@@ -45,7 +45,10 @@ export interface StdioClientTransportOptions {
    * `-32600` with `data.limit: 'maxServerRequests'`. @default 64
    */
   readonly maxServerRequests?: number;
-  /** Non-fatal problems: malformed or over-long lines on the server's stdout. */
+  /**
+   * Non-fatal problems: malformed or over-long lines on the server's stdout (`malformed_frame`); a peer handler that failed (its server request is answered
+   * `-32603`) or a response to a server request that could not be written (`send_failed`).
+   */
   readonly onError?: (error: TransportError) => void;
 }
 
@@ -117,7 +120,10 @@ export class StdioClientTransport implements ClientTransport {
         }
         if (!this.#pending.receive(message)) {
           report(
-            new TransportError('malformed_frame', 'Server wrote a message that is not a response or notification'),
+            new TransportError(
+              'malformed_frame',
+              'Server wrote a message that is not a JSON-RPC request, response or notification',
+            ),
           );
         }
       },

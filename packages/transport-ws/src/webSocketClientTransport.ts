@@ -80,7 +80,10 @@ export interface WebSocketClientOptions {
    * `-32600` with `data.limit: 'maxServerRequests'`. @default 64
    */
   readonly maxServerRequests?: number;
-  /** Non-fatal problems: frames that are not JSON-RPC responses or notifications. */
+  /**
+   * Non-fatal problems: frames that are not JSON-RPC messages (`malformed_frame`); a peer handler that failed (its server request is answered
+   * `-32603`) or a response to a server request that could not be written (`send_failed`).
+   */
   readonly onError?: (error: TransportError) => void;
   /** Called once when the transport is finally closed (by {@link WebSocketClientTransport.close} or giving up). */
   readonly onClose?: (code: number, reason: string) => void;
@@ -230,7 +233,12 @@ export class WebSocketClientTransport implements ClientTransport {
         return;
       }
       if (!this.#pending.receive(message)) {
-        report(new TransportError('malformed_frame', 'Received a message that is not a response or notification'));
+        report(
+          new TransportError(
+            'malformed_frame',
+            'Received a message that is not a JSON-RPC request, response or notification',
+          ),
+        );
       }
     };
     socket.onclose = (event: { code: number; reason: string }) => {
