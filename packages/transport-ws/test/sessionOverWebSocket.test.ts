@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { connectWebSocket } from '../src/connectWebSocket.js';
 import type { WebSocketListenOptions } from '../src/webSocketServerOptions.js';
 import { WebSocketServerTransport } from '../src/webSocketServerTransport.js';
+import { nextMessage, rawSocket } from './rawSocket.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -48,17 +49,7 @@ async function client(url: string, handler?: ClientPeerHandler) {
   return transport;
 }
 
-function raw(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url, ['mcp']);
-  cleanup.push(() => socket.terminate());
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-const nextMessage = (socket: WebSocket): Promise<Record<string, unknown>> =>
-  new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
+const raw = (url: string): Promise<WebSocket> => rawSocket(url, cleanup);
 
 describe('WebSocket: the socket is the session', () => {
   it('L-S22 L-C11: a fake runtime asks the client for roots and answers with what the client replied', async () => {
