@@ -1,4 +1,5 @@
 import type { RequestContext, TransportNotification } from '@mcp-tasks/protocol';
+import type { ConnectionSession } from './peerSession.js';
 
 /**
  * One handler call. Its `AbortController` is created only when the handler first reads `context.signal`: most
@@ -15,7 +16,11 @@ export class HandlerCall {
   /** True for a `subscriptions/listen` request (counted against the listen cap while it runs). */
   listen = false;
 
-  constructor(principal: string | undefined, send: (notification: TransportNotification) => void) {
+  constructor(
+    principal: string | undefined,
+    send: (notification: TransportNotification) => void,
+    session: ConnectionSession,
+  ) {
     const call = this;
     this.context = {
       principal,
@@ -26,6 +31,9 @@ export class HandlerCall {
         // After the response, a cancellation or close, nothing more may be written for this request.
         if (!call.done && !call.#aborted) send(notification);
       },
+      session,
+      // Tied to this request: cancelling it (or closing the connection) withdraws what it asked the client.
+      request: (message, options) => session.requestFor(call.signal, message, options),
     };
   }
 

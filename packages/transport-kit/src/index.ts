@@ -3,6 +3,8 @@
  * message channel, client-side request correlation, the close signal, the Host/Origin check). No `node:` imports.
  */
 
+export type { ClientPeerDispatchOptions } from './clientPeerDispatch.js';
+export { ClientPeerDispatch, DEFAULT_MAX_SERVER_REQUESTS } from './clientPeerDispatch.js';
 export { CloseSignal } from './closeSignal.js';
 export type { ConnectionLimits, ConnectionRefusal } from './connectionLimiter.js';
 export { ConnectionLimiter } from './connectionLimiter.js';
@@ -17,7 +19,17 @@ export {
 } from './decodeMessage.js';
 export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
 export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
+export type { OutboundRequestsOptions } from './outboundRequests.js';
+export {
+  DEFAULT_MAX_PEER_REQUESTS,
+  DEFAULT_PEER_REQUEST_TIMEOUT_MS,
+  isResponse,
+  OutboundRequests,
+} from './outboundRequests.js';
+export type { ConnectionSessionOptions } from './peerSession.js';
+export { ConnectionSession } from './peerSession.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
-export type { ServerSessionOptions } from './serverSession.js';
-export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, ServerSession } from './serverSession.js';
+export { ServerSession } from './serverSession.js';
+export type { ServerSessionOptions } from './serverSessionOptions.js';
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS } from './serverSessionOptions.js';

@@ -15,6 +15,11 @@ export interface PendingRequestsOptions {
   readonly send: (message: TransportRequest | TransportNotification) => void | Promise<void>;
   /** Receives notifications that name no in-flight request (e.g. `notifications/message` on a shared channel). */
   readonly onUnroutedNotification?: (notification: TransportNotification) => void;
+  /**
+   * Receives requests the peer sends (a message with `method` and `id`), e.g. a 2025-era server's `roots/list`.
+   * Without it such a message is not routable and {@link PendingRequests.receive} returns false.
+   */
+  readonly onRequest?: (request: TransportRequest) => void;
 }
 
 interface Pending {
@@ -35,7 +40,8 @@ interface Pending {
  * `_meta["io.modelcontextprotocol/subscriptionId"]` to the listen request with that id; a server-sent
  * `notifications/cancelled` naming a pending `subscriptions/listen` is delivered to it and then ends it with a
  * synthesized complete listen result. Late responses (after abort) are ignored. Aborting a request's signal sends
- * `notifications/cancelled` and rejects with the signal's reason.
+ * `notifications/cancelled` and rejects with the signal's reason. Requests from the peer (2025-era server requests)
+ * go to `onRequest`; notifications that belong to no pending request to `onUnroutedNotification`.
  */
 export class PendingRequests {
   readonly #options: PendingRequestsOptions;
@@ -50,6 +56,11 @@ export class PendingRequests {
   /** Number of requests awaiting a response. */
   get size(): number {
     return this.#pending.size;
+  }
+
+  /** True while a request with this id awaits its response. */
+  has(id: TransportRequestId): boolean {
+    return this.#pending.has(id);
   }
 
   /** Registers and sends one request; see {@link ClientTransport.request}. */
@@ -100,7 +111,13 @@ export class PendingRequests {
   receive(message: unknown): boolean {
     if (!isRecord(message)) return false;
     if (typeof message.method === 'string') {
-      if ('id' in message) return false; // Servers must not send requests.
+      if ('id' in message) {
+        // 2026-07-28 servers never send requests; a 2025-era session's do, and go to `onRequest` when there is one.
+        if (this.#options.onRequest === undefined) return false;
+        if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
+        this.#options.onRequest(message as unknown as TransportRequest);
+        return true;
+      }
       this.#route(message as unknown as TransportNotification);
       return true;
     }

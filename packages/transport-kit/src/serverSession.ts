@@ -1,52 +1,30 @@
 import type {
-  MessageHandler,
-  RequestContext,
   TransportNotification,
+  TransportRequest,
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { ErrorCode, isRecord, jsonRpcError, TransportError } from '@mcp-tasks/protocol';
 import { DEFAULT_MAX_DEPTH, decodeMessage, decodeUtf8, INVALID_UTF8_ERROR } from './decodeMessage.js';
 import { HandlerCall } from './handlerCall.js';
-
-/** Default {@link ServerSessionOptions.maxInFlight}: requests one connection may have running at once. */
-export const DEFAULT_MAX_IN_FLIGHT = 256;
-/** Default {@link ServerSessionOptions.maxListens}: open `subscriptions/listen` streams per connection. */
-export const DEFAULT_MAX_LISTENS = 32;
+import { isResponse } from './outboundRequests.js';
+import { ConnectionSession } from './peerSession.js';
+import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, type ServerSessionOptions } from './serverSessionOptions.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';
-
-/** Options for {@link ServerSession}. */
-export interface ServerSessionOptions {
-  /** The runtime. Each inbound message is handed to it with a fresh {@link RequestContext}. */
-  readonly handler: MessageHandler;
-  /** Writes one serialized JSON-RPC message to the peer. Must not throw; framing (newline, frame) is the caller's. */
-  readonly write: (text: string) => void;
-  /** Principal for every request on this channel (from authentication), passed through to the runtime. */
-  readonly principal?: string;
-  /** Receives non-fatal problems (a response sent by the peer, a handler that rejected); the session keeps going. */
-  readonly onError?: (error: Error) => void;
-  /**
-   * Requests (listens included) this connection may have running at once; one more is answered `-32600` with
-   * `data.limit: 'maxInFlight'` and is not run. Bounds the memory one peer can pin. @default 256
-   */
-  readonly maxInFlight?: number;
-  /**
-   * Open `subscriptions/listen` streams on this connection; one more is answered `-32600` with
-   * `data.limit: 'maxListens'`. @default 32
-   */
-  readonly maxListens?: number;
-  /** Deepest accepted nesting of an inbound message (`-32602` beyond it); see `decodeMessage`. @default 64 */
-  readonly maxDepth?: number;
-}
 
 /**
  * The server half of a message-stream transport (stdio line, WebSocket frame): one per connection.
  *
  * Contract: requests run concurrently and are answered as they finish; `notifications/cancelled` aborts the named
- * request and suppresses everything it would still write; other notifications go to the handler and never get a
- * response; responses sent by the peer are dropped (clients must not send them). `close()` aborts every
- * in-flight request and drops all later output.
+ * request and suppresses everything it would still write (a cancellation naming anything else, such as one of the
+ * server's own requests, is ignored); other notifications go to the handler and never get a response.
+ *
+ * The connection is the session: every message reaches the handler with `context.session` ({@link peer}, one per
+ * connection, `closed` aborting when it closes) and `context.request` (a server-to-client request withdrawn when
+ * that inbound request is cancelled). Responses the client sends are matched to those requests by id; one naming
+ * none is dropped and reported to `onError`. `close()` aborts every in-flight request, rejects every pending
+ * server-to-client request with `TransportError('closed')`, ends the session and drops all later output.
  */
 export class ServerSession {
   readonly #options: ServerSessionOptions;
@@ -62,9 +40,17 @@ export class ServerSession {
   readonly #maxDepth: number;
   #idleWaiters: Array<() => void> = [];
   #closed = false;
+  /** This connection as a 2025-era session: what `context.session` is for every message it carries. */
+  readonly peer: ConnectionSession;
 
   constructor(options: ServerSessionOptions) {
     this.#options = options;
+    this.peer = new ConnectionSession({
+      send: (message) => this.#send(message),
+      maxPeerRequests: options.maxPeerRequests,
+      peerRequestTimeoutMs: options.peerRequestTimeoutMs,
+      onError: options.onError,
+    });
     this.#maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     this.#maxListens = options.maxListens ?? DEFAULT_MAX_LISTENS;
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -105,10 +91,8 @@ export class ServerSession {
         this.#dispatch(message, message.id, message.method);
         return;
       }
-    } else if (isRecord(message) && 'id' in message && ('result' in message || 'error' in message)) {
-      this.#options.onError?.(
-        new Error('Dropped a JSON-RPC response from the client; clients must not send responses'),
-      );
+    } else if (isResponse(message)) {
+      this.peer.receiveResponse(message);
       return;
     }
     // Any other shape is the runtime's to reject; it answers with an error response.
@@ -124,6 +108,7 @@ export class ServerSession {
     for (const call of this.#untracked) call.abort(reason);
     this.#requests.clear();
     this.#listens = 0;
+    this.peer.close();
   }
 
   /**
@@ -182,7 +167,7 @@ export class ServerSession {
       return;
     }
     if (id !== undefined && this.#overLimit(id, method)) return;
-    const call = new HandlerCall(this.#options.principal, this.#sendNotification);
+    const call = new HandlerCall(this.#options.principal, this.#sendNotification, this.peer);
     call.listen = method === LISTEN_METHOD;
     if (id === undefined) this.#untracked.add(call);
     else {
@@ -272,12 +257,18 @@ export class ServerSession {
     }
   }
 
-  #send(message: TransportResponse | TransportNotification): void {
+  /**
+   * Writes what the server says on this connection; dropped once closed. A server-to-client request that cannot be
+   * serialized throws (its request then rejects with `send_failed`); anything else is reported and, when it
+   * answers a request, replaced by `-32603`.
+   */
+  #send(message: TransportResponse | TransportNotification | TransportRequest): void {
     if (this.#closed) return;
     let text: string;
     try {
       text = JSON.stringify(message);
     } catch (error) {
+      if ('method' in message && 'id' in message) throw error;
       this.#options.onError?.(new Error('Could not serialize an outbound message', { cause: error }));
       if ('id' in message && message.id !== undefined) {
         text = JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });

@@ -116,7 +116,7 @@ describe('ServerSession', () => {
     expect(out).toEqual([]);
   });
 
-  it('drops JSON-RPC responses sent by the client without calling the handler', async () => {
+  it('L-S22: drops client responses naming no pending server request without calling the handler', async () => {
     const { handler, seen } = parkingHandler();
     const { session, out, errors } = setup(handler);
     session.receive({ jsonrpc: '2.0', id: 1, result: {} });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   TransportNotification,
@@ -8,7 +9,7 @@ import type {
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
-import { CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
+import { ClientPeerDispatch, CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
 import { LineSplitter } from './lineSplitter.js';
 import { DEFAULT_MAX_LINE_BYTES } from './stdioServerTransport.js';
 
@@ -34,9 +35,20 @@ export interface StdioClientTransportOptions {
   readonly closeGraceMs?: number;
   /** Longest accepted line from the server; longer lines are discarded and reported via `onError`. @default 16 MiB */
   readonly maxLineBytes?: number;
-  /** Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). */
+  /**
+   * Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). They
+   * also reach the peer handler's `onNotification` (see {@link StdioClientTransport.setPeerHandler}).
+   */
   readonly onUnroutedNotification?: (notification: TransportNotification) => void;
-  /** Non-fatal problems: malformed or over-long lines on the server's stdout. */
+  /**
+   * Requests from the server (2025-era sessions) the peer handler may be running at once; one more is answered
+   * `-32600` with `data.limit: 'maxServerRequests'`. @default 64
+   */
+  readonly maxServerRequests?: number;
+  /**
+   * Non-fatal problems: malformed or over-long lines on the server's stdout (`malformed_frame`); a peer handler that failed (its server request is answered
+   * `-32603`) or a response to a server request that could not be written (`send_failed`).
+   */
   readonly onError?: (error: TransportError) => void;
 }
 
@@ -48,7 +60,8 @@ export interface ChildExit {
 
 /**
  * Client side of the stdio transport: spawns the server and speaks newline-delimited JSON-RPC over its
- * stdin/stdout. Implements {@link ClientTransport}; routing of notifications is described on `PendingRequests`.
+ * stdin/stdout. Implements {@link ClientTransport}; routing of notifications is described on `PendingRequests`;
+ * what the server sends outside the client's requests goes to the handler given to {@link setPeerHandler}.
  *
  * If the child exits, every in-flight and later request rejects with `TransportError('closed')`. {@link close}
  * closes the child's stdin, then sends SIGTERM and finally SIGKILL, each after `closeGraceMs`.
@@ -56,6 +69,7 @@ export interface ChildExit {
 export class StdioClientTransport implements ClientTransport {
   readonly #child: ChildProcess;
   readonly #pending: PendingRequests;
+  readonly #peer: ClientPeerDispatch;
   readonly #graceMs: number;
   #closing: Promise<void> | undefined;
   readonly #close = new CloseSignal();
@@ -74,8 +88,16 @@ export class StdioClientTransport implements ClientTransport {
     this.#graceMs = options.closeGraceMs ?? 2000;
     this.stderr = child.stderr;
     const stdin = child.stdin;
-    this.#pending = new PendingRequests({
+    const report = options.onError ?? (() => {});
+    this.#peer = new ClientPeerDispatch({
+      send: (response) => this.#write(response),
+      maxConcurrent: options.maxServerRequests,
       onUnroutedNotification: options.onUnroutedNotification,
+      onError: (cause) => report(new TransportError('send_failed', cause.message, { cause })),
+    });
+    this.#pending = new PendingRequests({
+      onUnroutedNotification: this.#peer.receiveNotification,
+      onRequest: this.#peer.receiveRequest,
       send: (message) =>
         new Promise<void>((resolve, reject) => {
           if (stdin === null || !stdin.writable) {
@@ -85,7 +107,6 @@ export class StdioClientTransport implements ClientTransport {
           stdin.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
         }),
     });
-    const report = options.onError ?? (() => {});
     const splitter = new LineSplitter({
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       onOverflow: () => report(new TransportError('malformed_frame', 'Discarded an over-long line from the server')),
@@ -99,7 +120,10 @@ export class StdioClientTransport implements ClientTransport {
         }
         if (!this.#pending.receive(message)) {
           report(
-            new TransportError('malformed_frame', 'Server wrote a message that is not a response or notification'),
+            new TransportError(
+              'malformed_frame',
+              'Server wrote a message that is not a JSON-RPC request, response or notification',
+            ),
           );
         }
       },
@@ -117,6 +141,7 @@ export class StdioClientTransport implements ClientTransport {
           `The server process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'})`,
         );
         this.#pending.failAll(error);
+        this.#peer.abortAll(error);
         this.#close.settle({ initiator: 'remote', error });
         resolve({ code, signal });
       });
@@ -152,7 +177,20 @@ export class StdioClientTransport implements ClientTransport {
     return this.#pending.request(message, options);
   }
 
-  async notify(message: TransportNotification): Promise<void> {
+  /**
+   * Installs the receiver of what the server sends outside the client's requests (2025-era sessions): its requests
+   * (`roots/list`, `sampling/createMessage`, `elicitation/create`, `ping`; answered `-32601` until a handler is
+   * installed) and the notifications that belong to none of the client's requests. Replaces any earlier handler.
+   */
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.#peer.setHandler(handler);
+  }
+
+  notify(message: TransportNotification): Promise<void> {
+    return this.#write(message);
+  }
+
+  async #write(message: TransportNotification | TransportResponse): Promise<void> {
     if (this.#closing !== undefined) throw new TransportError('closed', 'The transport is closed');
     const stdin = this.#child.stdin;
     if (stdin === null || !stdin.writable) throw new TransportError('closed', 'The server process stdin is closed');
@@ -170,7 +208,9 @@ export class StdioClientTransport implements ClientTransport {
 
   async #shutdown(): Promise<void> {
     this.#close.settle({ initiator: 'local' });
-    this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
+    const closed = new TransportError('closed', 'The transport was closed');
+    this.#pending.failAll(closed);
+    this.#peer.abortAll(closed);
     this.#child.stdin?.end();
     if (await this.#exitsWithin(this.#graceMs)) return;
     this.#child.kill('SIGTERM');

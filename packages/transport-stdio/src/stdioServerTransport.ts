@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { MessageHandler } from '@mcp-tasks/protocol';
+import type { MessageHandler, PeerSession } from '@mcp-tasks/protocol';
 import { INVALID_UTF8_ERROR, ServerSession } from '@mcp-tasks/transport-kit';
 import { LineSplitter } from './lineSplitter.js';
 
@@ -39,15 +39,32 @@ export interface StdioServerTransportOptions {
   readonly maxListens?: number;
   /** Deepest accepted nesting of objects and arrays in a message; deeper gets `-32602`. @default 64 */
   readonly maxDepth?: number;
+  /**
+   * Server-to-client requests (`session.request()`, `context.request()`) that may await the client's response at
+   * once; one more rejects with `TransportError('send_failed')`. @default 64
+   */
+  readonly maxPeerRequests?: number;
+  /**
+   * Milliseconds a server-to-client request may await the client's response; then the client is sent
+   * `notifications/cancelled` and the request rejects with `TransportError('timeout')`. 0 disables. @default 300000
+   */
+  readonly peerRequestTimeoutMs?: number;
   /** Principal for every request (stdio has no authentication of its own; the spawning user is trusted). */
   readonly principal?: string;
-  /** Non-fatal problems (client sent a response, handler threw). Never written to stdout. @default write to stderr */
+  /**
+   * Non-fatal problems (a client response naming no pending request, a handler that threw). Never written to
+   * stdout. @default write to stderr
+   */
   readonly onError?: (error: Error) => void;
 }
 
 /**
  * Server side of the stdio transport: reads newline-delimited JSON-RPC from stdin, hands each message to the
  * runtime and writes responses and request-scoped notifications to stdout as they happen.
+ *
+ * The process is one 2025-era session: every message reaches the runtime with `context.session` (created when the
+ * transport is constructed, `closed` aborting at EOF or {@link close}) and `context.request`; the client's responses
+ * to those server-to-client requests arrive on stdin and are matched to them by id.
  *
  * Requests run concurrently and are answered as they finish. A malformed line (not JSON, or not valid UTF-8) gets
  * `-32700` (no id) and the server keeps reading. EOF on stdin (or {@link close}) aborts every in-flight request, then {@link closed}
@@ -88,6 +105,8 @@ export class StdioServerTransport {
       maxInFlight: options.maxInFlight,
       maxListens: options.maxListens,
       maxDepth: options.maxDepth,
+      maxPeerRequests: options.maxPeerRequests,
+      peerRequestTimeoutMs: options.peerRequestTimeoutMs,
       write: (text) => this.#writeLine(text),
     });
     this.#splitter = new LineSplitter({
@@ -106,6 +125,11 @@ export class StdioServerTransport {
           }),
         ),
     });
+  }
+
+  /** This connection's 2025-era session, the `context.session` of every message (e.g. to notify outside a request). */
+  get session(): PeerSession {
+    return this.#session.peer;
   }
 
   /** Starts reading stdin. Call once; later calls do nothing. */

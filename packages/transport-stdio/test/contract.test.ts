@@ -10,6 +10,7 @@ import { StdioClientTransport } from '../src/index.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/contractStdioServer.mjs', import.meta.url));
 
 describeTransportContract('stdio', {
+  connectionSession: true,
   // The handler runs in the child process, which builds its own contract handler.
   start: async () => {
     const client = await StdioClientTransport.spawn({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });

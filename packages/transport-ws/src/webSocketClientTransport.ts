@@ -1,4 +1,5 @@
 import type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   TransportNotification,
@@ -6,7 +7,7 @@ import type {
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
-import { CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
+import { ClientPeerDispatch, CloseSignal, PendingRequests } from '@mcp-tasks/transport-kit';
 import { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL } from './subprotocol.js';
 
 /** The subset of the WHATWG `WebSocket` this client uses; both the platform class and `ws` satisfy it. */
@@ -69,9 +70,20 @@ export interface WebSocketClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Reconnect with backoff after an unexpected close; `false` disables. @default {} (enabled, defaults) */
   readonly reconnect?: WebSocketReconnectOptions | false;
-  /** Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). */
+  /**
+   * Notifications naming no in-flight request (e.g. `notifications/message`, which carries no request id). They
+   * also reach the peer handler's `onNotification` (see {@link WebSocketClientTransport.setPeerHandler}).
+   */
   readonly onUnroutedNotification?: (notification: TransportNotification) => void;
-  /** Non-fatal problems: frames that are not JSON-RPC responses or notifications. */
+  /**
+   * Requests from the server (2025-era sessions) the peer handler may be running at once; one more is answered
+   * `-32600` with `data.limit: 'maxServerRequests'`. @default 64
+   */
+  readonly maxServerRequests?: number;
+  /**
+   * Non-fatal problems: frames that are not JSON-RPC messages (`malformed_frame`); a peer handler that failed (its server request is answered
+   * `-32603`) or a response to a server request that could not be written (`send_failed`).
+   */
   readonly onError?: (error: TransportError) => void;
   /** Called once when the transport is finally closed (by {@link WebSocketClientTransport.close} or giving up). */
   readonly onClose?: (code: number, reason: string) => void;
@@ -100,6 +112,7 @@ export class WebSocketClientTransport implements ClientTransport {
   readonly #Impl: WebSocketConstructor;
   readonly #options: WebSocketClientOptions;
   readonly #pending: PendingRequests;
+  readonly #peer: ClientPeerDispatch;
   readonly #isIdempotent: (request: TransportRequest) => boolean;
   #socket: WebSocketLike;
   #state: 'open' | 'reconnecting' | 'closed' = 'open';
@@ -123,8 +136,16 @@ export class WebSocketClientTransport implements ClientTransport {
     this.#socket = socket;
     const reconnect = options.reconnect === false ? undefined : options.reconnect;
     this.#isIdempotent = reconnect?.isIdempotent ?? ((request) => IDEMPOTENT_METHODS.has(request.method));
-    this.#pending = new PendingRequests({
+    const report = options.onError ?? (() => {});
+    this.#peer = new ClientPeerDispatch({
+      send: (response) => this.#write(response),
+      maxConcurrent: options.maxServerRequests,
       onUnroutedNotification: options.onUnroutedNotification,
+      onError: (cause) => report(new TransportError('send_failed', cause.message, { cause })),
+    });
+    this.#pending = new PendingRequests({
+      onUnroutedNotification: this.#peer.receiveNotification,
+      onRequest: this.#peer.receiveRequest,
       send: (message) => this.#write(message),
     });
     this.#attach(socket);
@@ -151,13 +172,26 @@ export class WebSocketClientTransport implements ClientTransport {
     this.#write(message);
   }
 
+  /**
+   * Installs the receiver of what the server sends outside the client's requests (2025-era sessions): its requests
+   * (`roots/list`, `sampling/createMessage`, `elicitation/create`, `ping`; answered `-32601` until a handler is
+   * installed) and the notifications that belong to none of the client's requests. Replaces any earlier handler.
+   * A server request still running when the socket closes is aborted and never answered (a reconnected socket is a
+   * new session).
+   */
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.#peer.setHandler(handler);
+  }
+
   /** Closes the socket (1000), stops reconnecting and rejects in-flight requests. Idempotent. */
   async close(): Promise<void> {
     if (this.#state !== 'closed') {
       const wasOpen = this.#state === 'open';
       this.#state = 'closed';
       this.#close.settle({ initiator: 'local' });
-      this.#pending.failAll(new TransportError('closed', 'The transport was closed'));
+      const closed = new TransportError('closed', 'The transport was closed');
+      this.#pending.failAll(closed);
+      this.#peer.abortAll(closed);
       this.#cancelWait?.();
       if (wasOpen) this.#socket.close(1000, 'Client closed');
       else this.#finish(1000, 'Client closed');
@@ -199,7 +233,12 @@ export class WebSocketClientTransport implements ClientTransport {
         return;
       }
       if (!this.#pending.receive(message)) {
-        report(new TransportError('malformed_frame', 'Received a message that is not a response or notification'));
+        report(
+          new TransportError(
+            'malformed_frame',
+            'Received a message that is not a JSON-RPC request, response or notification',
+          ),
+        );
       }
     };
     socket.onclose = (event: { code: number; reason: string }) => {
@@ -209,6 +248,7 @@ export class WebSocketClientTransport implements ClientTransport {
         return;
       }
       this.#state = 'reconnecting';
+      this.#peer.abortAll(new TransportError('closed', `The WebSocket closed (code ${event.code})`));
       this.#pending.failMatching(
         (request) => !this.#isIdempotent(request),
         new TransportError('closed', `The WebSocket closed (code ${event.code}); the request was not retried`),
@@ -255,18 +295,19 @@ export class WebSocketClientTransport implements ClientTransport {
     this.#state = 'closed';
     const error = new TransportError('closed', `The WebSocket closed (code ${code})`);
     this.#pending.failAll(error);
+    this.#peer.abortAll(error);
     this.#close.settle({ initiator: 'remote', error });
     this.#options.onClose?.(code, reason);
     this.#resolveFinished();
   }
 
-  #write(message: TransportRequest | TransportNotification): void {
+  #write(message: TransportRequest | TransportNotification | TransportResponse): void {
     if (this.#state === 'open' && this.#socket.readyState === OPEN) {
       this.#socket.send(JSON.stringify(message));
       return;
     }
     // An idempotent request issued while reconnecting waits, pending, for resendAll().
-    if (this.#state === 'reconnecting' && 'id' in message && this.#isIdempotent(message)) return;
+    if (this.#state === 'reconnecting' && 'method' in message && 'id' in message && this.#isIdempotent(message)) return;
     throw new TransportError('closed', 'The WebSocket is not open');
   }
 }

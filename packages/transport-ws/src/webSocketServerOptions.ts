@@ -32,7 +32,8 @@ export interface WebSocketServerOptions {
   /** Open sockets per client IP address; one more is refused with 429 and `Retry-After`. @default 64 */
   readonly maxConnectionsPerClient?: number;
   /**
-   * A socket with nothing in flight (no request running, no listen stream open) and no frame either way for this
+   * A socket with nothing in flight (no request running, no listen stream open, no server-to-client request
+   * awaiting its response) and no frame either way for this
    * long is closed with 1000 `Idle timeout`, even if it answers pings. 0 disables. @default 300000 (5 minutes)
    */
   readonly idleTimeoutMs?: number;
@@ -42,7 +43,17 @@ export interface WebSocketServerOptions {
   readonly maxListens?: number;
   /** Deepest accepted nesting of objects and arrays in a frame; deeper gets `-32602`. @default 64 */
   readonly maxDepth?: number;
-  /** Non-fatal problems (socket errors, client responses, handler rejections). @default ignored */
+  /**
+   * Server-to-client requests (`session.request()`, `context.request()`) one socket may have awaiting the client's
+   * response; one more rejects with `TransportError('send_failed')`. @default 64
+   */
+  readonly maxPeerRequests?: number;
+  /**
+   * Milliseconds a server-to-client request may await the client's response; then the client is sent
+   * `notifications/cancelled` and the request rejects with `TransportError('timeout')`. 0 disables. @default 300000
+   */
+  readonly peerRequestTimeoutMs?: number;
+  /** Non-fatal problems (socket errors, client responses naming no pending request, handler rejections). @default ignored */
   readonly onError?: (error: Error) => void;
 }
 

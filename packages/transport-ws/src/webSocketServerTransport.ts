@@ -42,7 +42,10 @@ interface Connection {
  * Server side of this project's WebSocket binding: one JSON-RPC message per text frame on subprotocol `mcp`.
  *
  * Each socket gets its own session: requests run concurrently, `notifications/cancelled` aborts one, and closing
- * the socket aborts that socket's in-flight requests and listen streams (never its tasks). Authentication and
+ * the socket aborts that socket's in-flight requests and listen streams (never its tasks). The socket is also the
+ * 2025-era session: every message reaches the runtime with `context.session` (one per socket, `closed` aborting
+ * when it closes) and `context.request`; the client's responses to those server-to-client requests are matched to
+ * them by id. Authentication and
  * Origin checks run at the upgrade, before any frame is read. Limits (see {@link WebSocketServerOptions}): total
  * and per-client sockets (503/429 with `Retry-After` at the upgrade), an idle timeout, requests in flight and
  * listen streams per socket, nesting depth and frame size. A text frame that is not valid UTF-8 or not JSON is
@@ -204,6 +207,8 @@ export class WebSocketServerTransport {
         maxInFlight: this.#options.maxInFlight,
         maxListens: this.#options.maxListens,
         maxDepth: this.#options.maxDepth,
+        maxPeerRequests: this.#options.maxPeerRequests,
+        peerRequestTimeoutMs: this.#options.peerRequestTimeoutMs,
         write: (text) => this.#send(ws, connection, text),
       }),
     };
@@ -277,7 +282,8 @@ export class WebSocketServerTransport {
   #closeIdle(): void {
     const cutoff = Date.now() - this.#idleTimeoutMs;
     for (const [ws, connection] of this.#connections) {
-      if (connection.session.inFlight === 0 && connection.lastActive <= cutoff) ws.close(1000, 'Idle timeout');
+      const busy = connection.session.inFlight > 0 || connection.session.peer.pendingRequests > 0;
+      if (!busy && connection.lastActive <= cutoff) ws.close(1000, 'Idle timeout');
     }
   }
 

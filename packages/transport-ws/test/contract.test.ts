@@ -5,6 +5,7 @@ import { connectWebSocket } from '../src/connectWebSocket.js';
 import { WebSocketServerTransport } from '../src/webSocketServerTransport.js';
 
 describeTransportContract('WebSocket', {
+  connectionSession: true,
   start: async (handler) => {
     const server = await WebSocketServerTransport.listen(handler, { heartbeatMs: 0 });
     const client = await connectWebSocket(server.url, { reconnect: false });

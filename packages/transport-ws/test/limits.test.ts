@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { WebSocketListenOptions } from '../src/webSocketServerOptions.js';
 import { WebSocketServerTransport } from '../src/webSocketServerTransport.js';
 import { fakeHandler } from './fakeHandler.js';
+import { nextMessage, rawSocket } from './rawSocket.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -16,21 +17,7 @@ async function serve(options: WebSocketListenOptions) {
   return server;
 }
 
-/** Opens a raw socket; rejects with `status N` (and the Retry-After header) when the upgrade is refused. */
-function raw(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url, ['mcp']);
-  cleanup.push(() => socket.terminate());
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('unexpected-response', (_req, res) =>
-      reject(new Error(`status ${res.statusCode} retry-after ${res.headers['retry-after']}`)),
-    );
-    socket.once('error', reject);
-  });
-}
-
-const nextMessage = (socket: WebSocket): Promise<unknown> =>
-  new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
+const raw = (url: string): Promise<WebSocket> => rawSocket(url, cleanup);
 
 describe('WebSocket limits', () => {
   it('refuses a client over maxConnectionsPerClient with 429 + Retry-After, and takes it again once one closes', async () => {

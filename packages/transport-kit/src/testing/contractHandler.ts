@@ -23,6 +23,11 @@ export interface ContractState {
   maxHeld: number;
   /** Methods of the notifications (messages without an id) the handler received, in arrival order. */
   readonly notifications: string[];
+  /**
+   * `method:outcome` of every server-to-client request `test/peerRequest` made, in settle order: `answered`, or the
+   * code of the `TransportError` it rejected with (`closed`, `timeout`, `send_failed`).
+   */
+  readonly peerOutcomes: string[];
 }
 
 /** The handler and its live state (in-process tests can read `state` directly). */
@@ -46,11 +51,16 @@ type Params = Readonly<Record<string, unknown>>;
  *   subscription id; then, with `end`, the complete listen result; otherwise it stays open until its signal aborts.
  * - `test/hang`: answers only after its signal aborts (an error nobody should receive).
  * - `test/state` → `{state}` (see {@link ContractState}).
+ * - `test/peerRequest {method, params?, via?}` → `{reply}`: sends the server-to-client request `{method, params}`
+ *   with `context.request` (or `context.session.request` when `via` is `'session'`) and answers with the client's
+ *   response; `{failed: code}` when it rejected, `{failed: 'no-session'}` without a session.
+ * - `test/peerNotify {notification}` → `{sent: true}` after `context.session.notify(notification)`.
+ * - `test/session` → `{sessionId}`: the id of `context.session`, or null without one.
  * Any other request gets -32601; a message that is not a JSON-RPC request or notification gets -32600 with id null;
  * notifications are recorded and get no response. Never rejects.
  */
 export function createContractHandler(): ContractHandler {
-  const state: ContractState = { running: [], aborted: [], maxHeld: 0, notifications: [] };
+  const state: ContractState = { running: [], aborted: [], maxHeld: 0, notifications: [], peerOutcomes: [] };
   const held: Array<{ index: number; answer: () => void }> = [];
   let heldCount = 0;
   let releaseFirst: (() => void) | undefined;
@@ -118,6 +128,26 @@ export function createContractHandler(): ContractHandler {
         return { late: true };
       },
       'test/state': async () => ({ state: JSON.parse(JSON.stringify(state)) as Params }),
+      'test/peerRequest': async (_id, params, context) => {
+        const method = String(params.method);
+        const message = isRecord(params.params) ? { method, params: params.params } : { method };
+        const send = params.via === 'session' ? context.session?.request.bind(context.session) : context.request;
+        if (send === undefined) return { failed: 'no-session' };
+        try {
+          const reply = await send(message);
+          state.peerOutcomes.push(`${method}:answered`);
+          return { reply };
+        } catch (error) {
+          const code = isRecord(error) && typeof error.code === 'string' ? error.code : 'unknown';
+          state.peerOutcomes.push(`${method}:${code}`);
+          return { failed: code };
+        }
+      },
+      'test/peerNotify': async (_id, params, context) => {
+        context.session?.notify(params.notification as TransportNotification);
+        return { sent: context.session !== undefined };
+      },
+      'test/session': async (_id, _params, context) => ({ sessionId: context.session?.id ?? null }),
     };
 
   const handler: MessageHandler = async (message, context) => {

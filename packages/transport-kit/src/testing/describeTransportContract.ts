@@ -7,6 +7,7 @@ import { afterEach, describe } from 'vitest';
 import { type ContractState, createContractHandler } from './contractHandler.js';
 import { exchangeContract } from './exchangeContract.js';
 import { lifecycleContract } from './lifecycleContract.js';
+import { peerContract } from './peerContract.js';
 
 /** A low-level channel to the server, for frames a well-behaved client never sends. */
 export interface RawChannel {
@@ -45,6 +46,12 @@ export interface TransportContractOptions {
    * instead; the suite reads everything it checks over the transport itself (`test/state`).
    */
   start(handler: MessageHandler): Promise<TransportUnderTest>;
+  /**
+   * The connection is a 2025-era session (stdio, WebSocket): every message carries `context.session`, the server
+   * can send requests and notifications on it, and the client implements `setPeerHandler`. Enables the session
+   * checks; without it they are reported as skipped. @default false
+   */
+  readonly connectionSession?: boolean;
 }
 
 /** A started transport as the checks see it. */
@@ -61,7 +68,10 @@ export type OpenTransport = () => Promise<OpenedTransport>;
  * 100 concurrent requests answered out of order, 1 MiB messages each way, request-scoped notifications in order
  * and before their response, listen streams ended by either side, cancellation by abort, client notifications,
  * close semantics (idempotent `close()`, `TransportError('closed')`, the `closed` signal for a local close and
- * for the peer going away) and malformed frames answered with JSON-RPC errors.
+ * for the peer going away) and malformed frames answered with JSON-RPC errors. With `connectionSession`, also the
+ * 2025-era session on the connection: server-to-client requests answered through the client's peer handler (or
+ * `-32601` without one), `session.notify` reaching it, one session per connection, server requests withdrawn when
+ * their client request is cancelled and rejected when the connection closes, and stray responses dropped.
  *
  * @example
  * describeTransportContract('my transport', {
@@ -103,5 +113,6 @@ export function describeTransportContract(name: string, options: TransportContra
     });
     exchangeContract(open);
     lifecycleContract(open);
+    peerContract(open, options.connectionSession === true);
   });
 }

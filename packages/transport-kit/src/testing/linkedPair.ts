@@ -3,9 +3,11 @@
  * if over a wire, with no sockets, no child processes and no timers.
  */
 import type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   MessageHandler,
+  PeerSession,
   RequestContext,
   TransportNotification,
   TransportRequest,
@@ -13,7 +15,9 @@ import type {
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
+import { ClientPeerDispatch } from '../clientPeerDispatch.js';
 import { CloseSignal } from '../closeSignal.js';
+import { ConnectionSession } from '../peerSession.js';
 
 /** Options of {@link linkedPair}. */
 export interface LinkedPairOptions {
@@ -25,6 +29,10 @@ export interface LinkedPairOptions {
 
 /** The client side of a linked pair, plus what tests need to observe the server side. */
 export interface LinkedPair extends ClientTransport {
+  /** The 2025-era session every message carries, as the runtime sees it (e.g. to notify or ask outside a request). */
+  readonly session: PeerSession;
+  /** See {@link ClientTransport.setPeerHandler}: the pair always implements it. */
+  setPeerHandler(handler: ClientPeerHandler): void;
   /** Requests whose handler call has not settled yet (cancelled and closed ones excluded). */
   readonly inFlight: number;
   /** Resolves once every handler call started so far (requests and notifications) has settled. */
@@ -63,6 +71,11 @@ interface Pending {
  * notifications are handed to the handler like any message. `close()` is idempotent: it aborts every handler
  * context with `TransportError('closed')` and rejects every in-flight request, and every later call, with it;
  * `closed` then resolves with `initiator: 'local'` (`'remote'` after {@link LinkedPair.disconnect}).
+ *
+ * The pair is also one 2025-era session, like a stdio or WebSocket connection: every handler call gets
+ * `context.session` ({@link LinkedPair.session}) and `context.request`; server-to-client requests reach the handler
+ * given to {@link LinkedPair.setPeerHandler} (`-32601` without one) and its responses come back by id, and
+ * `session.notify` reaches its `onNotification`, all as JSON copies, asynchronously. `close()` ends the session.
  */
 export function linkedPair(handler: MessageHandler, options: LinkedPairOptions = {}): LinkedPair {
   const pending = new Map<TransportRequestId, Pending>();
@@ -75,10 +88,29 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
     options.onError?.(new Error(message, cause === undefined ? undefined : { cause }));
   };
 
+  // Server-initiated traffic: the session writes to the client's dispatch, which answers back into the session.
+  const toClient = (message: TransportRequest | TransportNotification): void => {
+    const copy = wireCopy(message); // Throws on what JSON cannot carry: the request then fails with send_failed.
+    void Promise.resolve().then(() => {
+      if ('id' in copy) peer.receiveRequest(copy);
+      else peer.receiveNotification(copy);
+    });
+  };
+  const session = new ConnectionSession({ send: toClient, onError: options.onError });
+  const peer = new ClientPeerDispatch({
+    send: (response) => {
+      const copy = wireCopy(response);
+      void Promise.resolve().then(() => session.receiveResponse(copy));
+    },
+    onError: options.onError,
+  });
+
   const contextFor = (controller: AbortController, notify: RequestContext['notify']): RequestContext => ({
     ...(options.principal === undefined ? {} : { principal: options.principal }),
     notify,
     signal: controller.signal,
+    session,
+    request: (message, requestOptions) => session.requestFor(controller.signal, message, requestOptions),
   });
 
   const track = (work: Promise<unknown>): void => {
@@ -186,6 +218,8 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
       entry.reject(error);
     }
     for (const controller of untracked) controller.abort(error);
+    session.close();
+    peer.abortAll(error);
     closeSignal.settle(initiator === 'local' ? { initiator } : { initiator, error });
   };
 
@@ -220,6 +254,8 @@ export function linkedPair(handler: MessageHandler, options: LinkedPairOptions =
       shutDown(new TransportError('closed', 'The server side of the linked pair went away'), 'remote');
     },
     closed: closeSignal.closed,
+    session,
+    setPeerHandler: (handler) => peer.setHandler(handler),
     get inFlight() {
       let count = 0;
       for (const entry of pending.values()) if (!entry.controller.signal.aborted) count += 1;
