@@ -3,6 +3,7 @@ import {
   jsonRpcError,
   jsonRpcResult,
   META,
+  messageEra,
   type ParamHeader,
   ProtocolError,
   type RequestContext,
@@ -19,7 +20,9 @@ import { invalidParams, methodNotFound, missingCapability, toWireError } from '.
 import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
 import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
-import { ListenHub } from './listenHub.js';
+import { LegacyEra } from './legacyEra.js';
+import { toLegacyError } from './legacyResults.js';
+import { ListenHub, type ListKind } from './listenHub.js';
 import { paginate } from './pagination.js';
 import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';
 import { RequestStateSigner } from './requestState.js';
@@ -32,6 +35,7 @@ import {
 } from './resourceRegistry.js';
 import { TaskRuntime } from './taskRuntime.js';
 import { callTool } from './toolCall.js';
+import type { InputChannel } from './toolContext.js';
 import { type RegisteredTool, registerTool, type ToolDefinition } from './toolRegistry.js';
 
 /** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
@@ -98,6 +102,11 @@ export interface McpServerOptions {
   readonly pageSize?: number;
   /** Per-method cache hints. @default `{ ttlMs: 0, cacheScope: 'private' }`, discover `'public'` */
   readonly cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
+  /**
+   * Most 2025-era sessions whose state (negotiated version, capabilities, log level, subscriptions) is kept at once;
+   * the oldest is forgotten first. A session's state is dropped anyway when its transport ends it. @default 10_000
+   */
+  readonly maxLegacySessions?: number;
   /** Receives unexpected exceptions (answered as `-32603` without details). @default console.error */
   readonly onError?: (error: unknown) => void;
 }
@@ -113,6 +122,8 @@ interface RouteRequest {
   readonly context: RequestContext;
   /** The task owner key of the request's principal. */
   readonly owner: string;
+  /** A 2025-era session's way to ask the client during a synchronous tool call. */
+  readonly syncInput?: InputChannel;
 }
 
 /** Serves one method. */
@@ -122,6 +133,11 @@ type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
 
 /** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
 const ANONYMOUS_OWNER = '\u0000anonymous';
+
+/** The task owner key of a request's principal. */
+function ownerOf(context: RequestContext): string {
+  return context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
+}
 
 /**
  * A stateless MCP 2026-07-28 server with the complete Tasks extension. It is a `ServerEndpoint`: pass the server
@@ -143,6 +159,7 @@ export class McpServer implements ServerEndpoint {
   readonly #signer: RequestStateSigner;
   readonly #tasks: TaskRuntime;
   readonly #hub: ListenHub;
+  readonly #legacy: LegacyEra;
   readonly #report: (error: unknown) => void;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -171,6 +188,13 @@ export class McpServer implements ServerEndpoint {
     });
     this.#hub = new ListenHub(this.#tasks.ops);
     this.#routes = this.#buildRoutes();
+    this.#legacy = new LegacyEra({
+      identity: { serverInfo: options.serverInfo, instructions: options.instructions },
+      maxSessions: options.maxLegacySessions ?? 10_000,
+      tools: this.#tools,
+      dispatch: (method, request) => this.#dispatch(method, request),
+      owner: ownerOf,
+    });
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);
   }
@@ -188,14 +212,14 @@ export class McpServer implements ServerEndpoint {
   tool<S extends SchemaInput>(definition: ToolDefinition<S>): this {
     if (this.#tools.has(definition.name)) throw new Error(`Tool ${definition.name} is already registered`);
     this.#tools.set(definition.name, registerTool(definition as unknown as ToolDefinition));
-    this.#hub.listChanged('tools');
+    this.#listChanged('tools');
     return this;
   }
 
   /** Removes a tool; true when it existed. Open listen streams hear `notifications/tools/list_changed`. */
   removeTool(name: string): boolean {
     const removed = this.#tools.delete(name);
-    if (removed) this.#hub.listChanged('tools');
+    if (removed) this.#listChanged('tools');
     return removed;
   }
 
@@ -203,14 +227,14 @@ export class McpServer implements ServerEndpoint {
   prompt(definition: PromptDefinition): this {
     if (this.#prompts.has(definition.name)) throw new Error(`Prompt ${definition.name} is already registered`);
     this.#prompts.set(definition.name, registerPrompt(definition));
-    this.#hub.listChanged('prompts');
+    this.#listChanged('prompts');
     return this;
   }
 
   /** Removes a prompt; true when it existed. */
   removePrompt(name: string): boolean {
     const removed = this.#prompts.delete(name);
-    if (removed) this.#hub.listChanged('prompts');
+    if (removed) this.#listChanged('prompts');
     return removed;
   }
 
@@ -218,25 +242,35 @@ export class McpServer implements ServerEndpoint {
   resource(definition: ResourceDefinition): this {
     if (this.#resources.has(definition.uri)) throw new Error(`Resource ${definition.uri} is already registered`);
     this.#resources.set(definition.uri, definition);
-    this.#hub.listChanged('resources');
+    this.#listChanged('resources');
     return this;
   }
 
   /** Registers a resource template. */
   resourceTemplate(definition: ResourceTemplateDefinition): this {
     this.#templates.push(registerTemplate(definition));
-    this.#hub.listChanged('resources');
+    this.#listChanged('resources');
     return this;
   }
 
-  /** Tells listen streams subscribed to `uri` that the resource changed (`notifications/resources/updated`). */
+  /**
+   * Tells listen streams and 2025-era sessions subscribed to `uri` that the resource changed
+   * (`notifications/resources/updated`). Any URI may be subscribed to, listed or not.
+   */
   resourceUpdated(uri: string): void {
     this.#hub.resourceUpdated(uri);
+    this.#legacy.sessions.resourceUpdated(uri);
   }
 
   /** Announces a list change the registry cannot see (e.g. a handler's output changed). */
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    this.#listChanged(kind);
+  }
+
+  /** Tells listen streams and initialized 2025-era sessions that a list changed. */
+  #listChanged(kind: ListKind): void {
     this.#hub.listChanged(kind);
+    this.#legacy.sessions.listChanged(kind);
   }
 
   /**
@@ -250,13 +284,33 @@ export class McpServer implements ServerEndpoint {
     if (inbound.kind === 'invalid') {
       return jsonRpcError(inbound.id, { code: ErrorCode.InvalidRequest, message: inbound.message });
     }
+    // A JSON-RPC response answers a request the transport sent for us (2025-era sessions); it routes it by id.
+    if (inbound.kind === 'response') return undefined;
+    const { session } = context;
+    if (messageEra(message) === 'legacy' && this.#legacy.claims(inbound.kind, inbound.method, session)) {
+      if (inbound.kind === 'notification') {
+        if (session !== undefined) this.#legacy.notification(inbound.method, session);
+        return undefined;
+      }
+      try {
+        if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
+        return jsonRpcResult(
+          inbound.id,
+          await this.#legacy.request(inbound.id, inbound.method, inbound.params, context),
+        );
+      } catch (error) {
+        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#report));
+      }
+    }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
     if (inbound.kind !== 'request') return undefined;
     try {
       if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
       if (inbound.method === 'initialize') throw this.#refuseInitialize(inbound.params);
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
-      const result = await this.#dispatch(inbound.id, inbound.method, inbound.params, envelope, context);
+      const owner = ownerOf(context);
+      const { id, method, params } = inbound;
+      const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, this.#stamp(result));
     } catch (error) {
       return jsonRpcError(inbound.id, toWireError(error, this.#report));
@@ -276,6 +330,7 @@ export class McpServer implements ServerEndpoint {
     this.#closing = (async () => {
       try {
         this.#hub.close();
+        this.#legacy.sessions.clear();
         await this.#tasks.close(options.graceMs ?? 5_000, !this.#ownsStore);
       } finally {
         if (this.#ownsStore) await this.#store.close();
@@ -285,23 +340,26 @@ export class McpServer implements ServerEndpoint {
   }
 
   /**
-   * There is no `initialize` in 2026-07-28, but a modern-only server SHOULD name its versions in any error to one
-   * (versioning.mdx): a legacy client cannot fall forward, so this error may be all its user ever sees. A request
-   * carrying the 2026 envelope gets `-32601` like any removed method; a legacy handshake (no envelope) gets
-   * `-32022` with `data.supported` and the version it asked for.
+   * `initialize` outside a 2025-era session. One carrying the 2026 envelope gets `-32601` like any removed method.
+   * A 2025-era handshake reaches this only on a transport that carries no sessions (a session-carrying transport
+   * hands it to the legacy layer): it gets `-32022` with `data.supported` and the version it asked for, since over
+   * such a transport only the stateless versions can be spoken, and this error may be all its user ever sees.
    */
   #refuseInitialize(params: JsonObject): ProtocolError {
     const supported = this.#supportedVersions();
-    const speaks = `this server speaks MCP ${supported.join(', ')} only, which has no initialize handshake`;
     const meta = params._meta;
     if (isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string') {
-      return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: initialize (${speaks})`);
+      return new ProtocolError(
+        ErrorCode.MethodNotFound,
+        `Method not found: initialize (MCP ${supported.join(', ')} has no initialize handshake)`,
+      );
     }
     const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown';
     return ProtocolError.unsupportedProtocolVersion(
       supported,
       requested,
-      `Unsupported protocol version ${requested}: ${speaks}`,
+      `Unsupported protocol version ${requested}: this transport carries no sessions, so this server speaks only ` +
+        `MCP ${supported.join(', ')} here, which has no initialize handshake`,
     );
   }
 
@@ -359,17 +417,10 @@ export class McpServer implements ServerEndpoint {
     };
   }
 
-  async #dispatch(
-    id: string | number,
-    method: string,
-    params: JsonObject,
-    envelope: RequestEnvelope,
-    context: RequestContext,
-  ): Promise<JsonObject> {
+  async #dispatch(method: string, request: RouteRequest): Promise<JsonObject> {
     const route = this.#routes.get(method);
     if (route === undefined) throw methodNotFound(method);
-    const owner = context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
-    return route({ id, params, envelope, context, owner });
+    return route(request);
   }
 
   /** The method router: one entry per method, built once per server. */
@@ -405,10 +456,10 @@ export class McpServer implements ServerEndpoint {
       ['tools/list', list('tools/list', 'tools', () => [...this.#tools.values()].map((tool) => tool.wire))],
       [
         'tools/call',
-        ({ params, envelope, context, owner }) =>
+        ({ params, envelope, context, owner, syncInput }) =>
           callTool(
             { tools: this.#tools, signer: this.#signer, supervisor: this.#tasks.supervisor },
-            { params, envelope, context, owner },
+            { params, envelope, context, owner, ...(syncInput === undefined ? {} : { syncInput }) },
           ),
       ],
       ['prompts/list', list('prompts/list', 'prompts', () => [...this.#prompts.values()].map((p) => p.wire))],
