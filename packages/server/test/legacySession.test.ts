@@ -221,7 +221,7 @@ describe('legacy results', () => {
     for (const result of results) {
       for (const key of MODERN_KEYS) expect(result).not.toHaveProperty(key);
     }
-    expect((results[0]?.tools as { name: string }[]).map((t) => t.name)).toEqual(['echo', 'task_only']);
+    expect((results[0]?.tools as { name: string }[] | undefined)?.map((t) => t.name)).toEqual(['echo', 'task_only']);
     expect(results[4]).toStrictEqual({
       contents: [{ uri: 'test://static', mimeType: 'text/plain', text: 'static text' }],
     });
