@@ -1,6 +1,7 @@
 import { McpServer } from '@mcp-tasks/server';
 import type { TaskStore } from '@mcp-tasks/task-store';
 import type { ToolSet } from './cliOptions.js';
+import { registerLegacyConformanceTools } from './conformanceLegacyTools.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
 import { registerConformancePrompts } from './conformancePrompts.js';
 import { registerConformanceResources } from './conformanceResources.js';
@@ -58,6 +59,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     registerJsonSchemaTool(server);
     registerTaskConformanceTools(server);
     registerTriggerTools(server);
+    registerLegacyConformanceTools(server);
     registerConformancePrompts(server);
     registerConformanceResources(server);
   }
