@@ -140,11 +140,12 @@ function ownerOf(context: RequestContext): string {
 }
 
 /**
- * A stateless MCP 2026-07-28 server with the complete Tasks extension. It is a `ServerEndpoint`: pass the server
- * itself to an HTTP transport (`listen(server)`, `createFetchHandler(server)`), which also needs
- * {@link McpServer.toolParamHeaders}; message transports (stdio, WebSocket) take {@link McpServer.handle}. Every
- * request is judged on its own `_meta`; register tools, prompts and resources before or while serving (changes
- * notify listen streams).
+ * An MCP server: stateless 2026-07-28 with the complete Tasks extension, plus the stateful 2025-era protocol on
+ * transports that carry sessions. It is a `ServerEndpoint`: pass the server itself to an HTTP transport
+ * (`listen(server)`, `createFetchHandler(server)`), which also needs {@link McpServer.toolParamHeaders}; message
+ * transports (stdio, WebSocket) take {@link McpServer.handle}. A 2026 request is judged on its own `_meta`; a
+ * 2025-era message on `context.session` is served from what the session's `initialize` fixed. Register tools,
+ * prompts and resources before or while serving (changes notify listen streams and initialized sessions).
  */
 export class McpServer implements ServerEndpoint {
   readonly #options: McpServerOptions;
