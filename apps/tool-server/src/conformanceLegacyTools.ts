@@ -1,4 +1,5 @@
-import type { McpServer, ToolResult } from '@mcp-tasks/server';
+import type { ElicitRequestFormParams } from '@mcp-tasks/protocol';
+import type { McpServer, ToolDefinition, ToolResult } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { elicitForm, sampledText } from './inputRequests.js';
 import { sleep } from './sleep.js';
@@ -44,6 +45,18 @@ const ENUMS_FORM = elicitForm(
   },
   [],
 );
+
+/** A tool that elicits `form` and reports the answer. */
+function formTool(name: string, form: ElicitRequestFormParams, description: string): ToolDefinition {
+  return {
+    name,
+    description,
+    handler: async (_args, ctx) => {
+      const answer = await ctx.elicit(form);
+      return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
+    },
+  };
+}
 
 /**
  * Registers the tools the conformance suite calls on the 2025-11-25 wire (tools-call-with-logging,
@@ -96,20 +109,18 @@ export function registerLegacyConformanceTools(server: McpServer): void {
         return text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
       },
     })
-    .tool({
-      name: 'test_elicitation_sep1034_defaults',
-      description: 'Elicits a form whose string, integer, number, enum and boolean fields all have defaults',
-      handler: async (_args, ctx) => {
-        const answer = await ctx.elicit(DEFAULTS_FORM.params);
-        return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
-      },
-    })
-    .tool({
-      name: 'test_elicitation_sep1330_enums',
-      description: 'Elicits a form with the five enum shapes (plain, titled, enumNames, multi, titled multi)',
-      handler: async (_args, ctx) => {
-        const answer = await ctx.elicit(ENUMS_FORM.params);
-        return text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
-      },
-    });
+    .tool(
+      formTool(
+        'test_elicitation_sep1034_defaults',
+        DEFAULTS_FORM.params,
+        'Elicits a form whose string, integer, number, enum and boolean fields all have defaults',
+      ),
+    )
+    .tool(
+      formTool(
+        'test_elicitation_sep1330_enums',
+        ENUMS_FORM.params,
+        'Elicits a form with the five enum shapes (plain, titled, enumNames, multi, titled multi)',
+      ),
+    );
 }
