@@ -25,8 +25,17 @@ export interface LegacyRouteRequest {
 /** Serves one method of the shared route table (the same handlers as the 2026-07-28 wire). */
 export type LegacyDispatch = (method: string, request: LegacyRouteRequest) => Promise<JsonObject>;
 
-/** A method served only in 2025-era sessions (the experimental task methods). */
-export type LegacyRoute = (request: LegacyRouteRequest & { readonly state: LegacySessionState }) => Promise<JsonObject>;
+/**
+ * A method served only in 2025-era sessions (the experimental task methods), or a 2025-only variant of a shared one
+ * (task-augmented `tools/call`): `shared` serves the request the ordinary way, for a route that only handles some
+ * forms of its method (e.g. `tools/call` without `params.task`).
+ */
+export type LegacyRoute = (
+  request: LegacyRouteRequest & {
+    readonly state: LegacySessionState;
+    readonly shared: () => Promise<JsonObject>;
+  },
+) => Promise<JsonObject>;
 
 /** Methods of the 2026-07-28 wire only: `-32601` in a 2025-era session. */
 const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen', 'tasks/update']);
@@ -106,9 +115,15 @@ export class LegacyEra {
       context,
       owner: this.#options.owner(context),
     };
+    const shared = () => this.#serveShared(method, request);
     const taskRoute = this.#options.taskRoutes?.get(method);
-    if (taskRoute !== undefined) return taskRoute({ ...request, state });
+    return taskRoute === undefined ? shared() : taskRoute({ ...request, state, shared });
+  }
+
+  /** Serves `method` through the shared routes, asking the client directly for input, in 2025 shapes. */
+  async #serveShared(method: string, request: LegacyRouteRequest): Promise<JsonObject> {
     if (MODERN_ONLY_METHODS.has(method) || LEGACY_TASK_METHODS.includes(method)) throw methodNotFound(method);
+    const { params, context } = request;
     if (method === 'tools/call') this.#checkSyncCall(params);
     const send = peerSendOf(context);
     const syncInput = send === undefined ? undefined : new PeerInputChannel(send, context.signal);
