@@ -9,21 +9,16 @@ import {
   type RequestContext,
   type ServerEndpoint,
   SUPPORTED_PROTOCOL_VERSIONS,
-  TASKS_EXTENSION_ID,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
-import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
-import type { RequestEnvelope } from './envelope.js';
 import { readEnvelope } from './envelope.js';
-import { invalidParams, methodNotFound, missingCapability, toWireError } from './errors.js';
-import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
+import { methodNotFound, toWireError } from './errors.js';
 import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
 import { LegacyEra } from './legacyEra.js';
 import { toLegacyError } from './legacyResults.js';
 import { ListenHub, type ListKind } from './listenHub.js';
-import { paginate } from './pagination.js';
 import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';
 import { RequestStateSigner } from './requestState.js';
 import {
@@ -31,27 +26,12 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   registerTemplate,
-  resourceWire,
 } from './resourceRegistry.js';
+import { buildRoutes, type CacheableMethod, type CacheHint, type Route, type RouteRequest } from './serverRoutes.js';
 import { TaskRuntime } from './taskRuntime.js';
-import { callTool } from './toolCall.js';
-import type { InputChannel } from './toolContext.js';
 import { type RegisteredTool, registerTool, type ToolDefinition } from './toolRegistry.js';
 
-/** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
-export interface CacheHint {
-  readonly ttlMs: number;
-  readonly cacheScope: 'public' | 'private';
-}
-
-/** Methods whose results carry cache hints. */
-export type CacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';
+export type { CacheableMethod, CacheHint } from './serverRoutes.js';
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions {
@@ -114,23 +94,6 @@ export interface McpServerOptions {
 /** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
 const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
 
-/** One request as a route sees it. */
-interface RouteRequest {
-  readonly id: string | number;
-  readonly params: JsonObject;
-  readonly envelope: RequestEnvelope;
-  readonly context: RequestContext;
-  /** The task owner key of the request's principal. */
-  readonly owner: string;
-  /** A 2025-era session's way to ask the client during a synchronous tool call. */
-  readonly syncInput?: InputChannel;
-}
-
-/** Serves one method. */
-type Route = (request: RouteRequest) => JsonObject | Promise<JsonObject>;
-
-type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
-
 /** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
 const ANONYMOUS_OWNER = '\u0000anonymous';
 
@@ -188,7 +151,20 @@ export class McpServer implements ServerEndpoint {
       report: this.#report,
     });
     this.#hub = new ListenHub(this.#tasks.ops);
-    this.#routes = this.#buildRoutes();
+    this.#routes = buildRoutes({
+      tools: this.#tools,
+      prompts: this.#prompts,
+      resources: this.#resources,
+      templates: this.#templates,
+      signer: this.#signer,
+      tasks: this.#tasks,
+      hub: this.#hub,
+      serverMeta: this.#serverMeta,
+      supportedVersions: this.#supportedVersions(),
+      instructions: options.instructions,
+      pageSize: options.pageSize ?? 100,
+      cacheHints: options.cacheHints,
+    });
     this.#legacy = new LegacyEra({
       identity: { serverInfo: options.serverInfo, instructions: options.instructions },
       maxSessions: options.maxLegacySessions ?? 10_000,
@@ -381,131 +357,9 @@ export class McpServer implements ServerEndpoint {
     return { ...result, _meta: this.#serverMeta };
   }
 
-  #cache(method: CacheableMethod): CacheHint {
-    return (
-      this.#options.cacheHints?.[method] ?? {
-        ttlMs: 0,
-        cacheScope: method === 'server/discover' ? 'public' : 'private',
-      }
-    );
-  }
-
-  #page<T>(method: CacheableMethod, key: string, items: readonly T[], params: JsonObject): JsonObject {
-    const page = paginate(items, params.cursor, this.#options.pageSize ?? 100);
-    return {
-      resultType: 'complete',
-      [key]: page.items,
-      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-      ...this.#cache(method),
-    };
-  }
-
-  #discover(): JsonObject {
-    return {
-      resultType: 'complete',
-      supportedVersions: [...this.#supportedVersions()],
-      capabilities: {
-        tools: { listChanged: true },
-        prompts: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        completions: {},
-        logging: {},
-        // Declared only as an extension, never as a `tasks` key.
-        extensions: { [TASKS_EXTENSION_ID]: {} },
-      },
-      ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
-      ...this.#cache('server/discover'),
-    };
-  }
-
   async #dispatch(method: string, request: RouteRequest): Promise<JsonObject> {
     const route = this.#routes.get(method);
     if (route === undefined) throw methodNotFound(method);
     return route(request);
-  }
-
-  /** The method router: one entry per method, built once per server. */
-  #buildRoutes(): ReadonlyMap<string, Route> {
-    const features: FeatureDeps = {
-      prompts: this.#prompts,
-      resources: this.#resources,
-      templates: this.#templates,
-      signer: this.#signer,
-    };
-    const feature = ({ params, owner, envelope, context }: RouteRequest): FeatureRequest => ({
-      params,
-      owner,
-      source: (mrtr) => ({
-        principal: context.principal,
-        envelope,
-        signal: context.signal,
-        mrtr,
-        notify: (notification) => context.notify(notification),
-        streaming: () => true,
-      }),
-    });
-    const list =
-      (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
-      ({ params }) =>
-        this.#page(method, key, items(), params);
-    const tasks =
-      (method: TaskMethod): Route =>
-      (request) =>
-        this.#taskMethod(method, request);
-    return new Map<string, Route>([
-      ['server/discover', () => this.#discover()],
-      ['tools/list', list('tools/list', 'tools', () => [...this.#tools.values()].map((tool) => tool.wire))],
-      [
-        'tools/call',
-        ({ params, envelope, context, owner, syncInput }) =>
-          callTool(
-            { tools: this.#tools, signer: this.#signer, supervisor: this.#tasks.supervisor },
-            { params, envelope, context, owner, ...(syncInput === undefined ? {} : { syncInput }) },
-          ),
-      ],
-      ['prompts/list', list('prompts/list', 'prompts', () => [...this.#prompts.values()].map((p) => p.wire))],
-      ['prompts/get', (request) => getPrompt(features, feature(request))],
-      ['resources/list', list('resources/list', 'resources', () => [...this.#resources.values()].map(resourceWire))],
-      [
-        'resources/templates/list',
-        list('resources/templates/list', 'resourceTemplates', () => this.#templates.map((t) => t.wire)),
-      ],
-      [
-        'resources/read',
-        async (request) => {
-          const result = await readResource(features, feature(request));
-          return result.resultType === 'complete' ? { ...result, ...this.#cache('resources/read') } : result;
-        },
-      ],
-      ['completion/complete', ({ params }) => complete(features, params)],
-      [
-        'subscriptions/listen',
-        ({ id, params, envelope, context, owner }) =>
-          this.#hub.listen({
-            id,
-            params,
-            clientCapabilities: envelope.clientCapabilities,
-            owner,
-            notify: (notification) => context.notify(notification),
-            signal: context.signal,
-          }),
-      ],
-      ['tasks/get', tasks('tasks/get')],
-      ['tasks/update', tasks('tasks/update')],
-      ['tasks/cancel', tasks('tasks/cancel')],
-    ]);
-  }
-
-  /** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
-  async #taskMethod(method: TaskMethod, { params, envelope, owner }: RouteRequest): Promise<JsonObject> {
-    if (!declaresTasks(envelope.clientCapabilities)) {
-      throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);
-    }
-    const { taskId } = params;
-    if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
-    const { methods } = this.#tasks;
-    if (method === 'tasks/get') return methods.get(owner, taskId, this.#serverMeta);
-    if (method === 'tasks/update') return methods.update(owner, taskId, params.inputResponses);
-    return methods.cancel(owner, taskId);
   }
 }
