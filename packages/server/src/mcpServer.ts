@@ -103,6 +103,15 @@ function ownerOf(context: RequestContext): string {
 }
 
 /**
+ * The owner key of a 2025-era request: its principal's, or without one its session's, so that what one
+ * unauthenticated session creates (tasks, MRTR state) is invisible to every other session.
+ */
+function legacyOwnerOf(context: RequestContext): string {
+  if (context.principal !== undefined || context.session === undefined) return ownerOf(context);
+  return `\u0000session:${context.session.id}`;
+}
+
+/**
  * An MCP server: stateless 2026-07-28 with the complete Tasks extension, plus the stateful 2025-era protocol on
  * transports that carry sessions. It is a `ServerEndpoint`: pass the server itself to an HTTP transport
  * (`listen(server)`, `createFetchHandler(server)`), which also needs {@link McpServer.toolParamHeaders}; message
@@ -170,7 +179,7 @@ export class McpServer implements ServerEndpoint {
       maxSessions: options.maxLegacySessions ?? 10_000,
       tools: this.#tools,
       dispatch: (method, request) => this.#dispatch(method, request),
-      owner: ownerOf,
+      owner: legacyOwnerOf,
     });
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);
