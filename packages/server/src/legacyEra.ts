@@ -1,4 +1,10 @@
-import type { PeerSession, RequestContext, TransportRequestId } from '@mcp-tasks/protocol';
+import {
+  ErrorCode,
+  type PeerSession,
+  ProtocolError,
+  type RequestContext,
+  type TransportRequestId,
+} from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, methodNotFound } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -99,7 +105,8 @@ export class LegacyEra {
     if (session === undefined) throw new Error('LegacyEra.request needs a session');
     if (method === 'initialize') {
       const { state, result } = initializeSession(session, params, this.#options.identity);
-      if (session.closed.aborted) throw invalidParams('Invalid request: the session has ended');
+      if (session.closed.aborted)
+        throw new ProtocolError(ErrorCode.InvalidRequest, 'Invalid request: the session has ended');
       this.sessions.open(state);
       return result;
     }

@@ -105,3 +105,14 @@ describe('LegacyEra', () => {
     expect(legacyTaskCapabilities()).toStrictEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
   });
 });
+
+describe('LegacyEra on an ended session', () => {
+  it('refuses initialize with -32600 and keeps no state', async () => {
+    const { layer, session, context } = era();
+    session.close();
+    await expect(layer.request(1, 'initialize', INIT, context)).rejects.toMatchObject({
+      code: ErrorCode.InvalidRequest,
+    });
+    expect(layer.sessions.size).toBe(0);
+  });
+});
