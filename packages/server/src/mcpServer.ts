@@ -35,8 +35,12 @@ export type { CacheableMethod, CacheHint } from './serverRoutes.js';
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions {
-  /** Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every result. */
+  /**
+   * Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28 result, and as `serverInfo` in the
+   * `initialize` result of a 2025-era session.
+   */
   readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  /** Told to clients in `server/discover` and in the `initialize` result of a 2025-era session. */
   readonly instructions?: string;
   /** Where tasks live. @default a new InMemoryTaskStore, closed by {@link McpServer.close} */
   readonly taskStore?: TaskStore;
