@@ -4,7 +4,7 @@ import { createToolServer } from '../src/createToolServer.js';
 import { JSON_SCHEMA_2020_12_FIXTURE } from '../src/fixtureData.js';
 import { firstText, Loopback } from './loopback.js';
 
-/** CONFORMANCE.md 6.3, in order, plus the optional list-change triggers. */
+/** CONFORMANCE.md 6.3, in order, plus the optional list-change triggers and the tools of the 2025-era scenarios. */
 const FIXTURE_TOOLS = [
   'test_simple_text',
   'test_image_content',
@@ -40,6 +40,11 @@ const FIXTURE_TOOLS = [
   'test_tool_with_task',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
+  'test_tool_with_logging',
+  'test_sampling',
+  'test_elicitation',
+  'test_elicitation_sep1034_defaults',
+  'test_elicitation_sep1330_enums',
 ];
 
 let server: ReturnType<typeof createToolServer>;

@@ -1,10 +1,12 @@
 /**
- * @mcp-tasks/server: a transport-agnostic, stateless MCP 2026-07-28 server runtime with the complete Tasks
- * extension. `new McpServer(options).handle` is the `MessageHandler` every transport adapts.
+ * @mcp-tasks/server: a transport-agnostic MCP server runtime: stateless 2026-07-28 with the complete Tasks
+ * extension, and 2025-era sessions where the transport carries them. `new McpServer(options).handle` is the
+ * `MessageHandler` every transport adapts.
  */
 
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
+export { PeerRequestError } from './legacyPeerInput.js';
 export type { LogLevel } from './logLevels.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { formatZodError, invalidParams } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 
-type ParsedAnswer = { success: true; data: InputResponse } | { success: false; error: z.ZodError };
+/** The outcome of validating one answer. */
+export type ParsedAnswer = { success: true; data: InputResponse } | { success: false; error: z.ZodError };
 
 /** The result schema an answer to each input-request method must match. */
 const ANSWER_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): ParsedAnswer }>> = {
@@ -16,6 +17,16 @@ const ANSWER_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): Parse
   'sampling/createMessage': CreateMessageResultSchema,
   'roots/list': ListRootsResultSchema,
 };
+
+/**
+ * Validates one answer against the result schema of the input-request `method` it answers (`elicitation/create`,
+ * `sampling/createMessage` or `roots/list`). Throws for any other method: only those three are ever issued.
+ */
+export function parseInputAnswer(method: string, value: unknown): ParsedAnswer {
+  const schema = ANSWER_SCHEMAS[method];
+  if (schema === undefined) throw new Error(`Unsupported input request method ${method}`);
+  return schema.safeParse(value);
+}
 
 /**
  * Checks the answers to input requests the server actually issued: `asked` maps each issued key to its method,
@@ -32,10 +43,8 @@ export function checkInputAnswers(
     if (!Object.hasOwn(asked, key)) continue;
     if (!isJsonObject(value)) throw invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
     const method = asked[key] ?? '';
-    const schema = ANSWER_SCHEMAS[method];
     // Only the three input-request methods are ever issued (toInputRequiredResult and ctx.elicit/sample/listRoots).
-    if (schema === undefined) throw new Error(`Unsupported input request method ${method}`);
-    const parsed = schema.safeParse(value);
+    const parsed = parseInputAnswer(method, value);
     if (!parsed.success) {
       throw invalidParams(
         `Invalid params: inputResponses["${key}"] is not a valid ${method} result: ${formatZodError(parsed.error)}`,

@@ -3,24 +3,22 @@ import {
   jsonRpcError,
   jsonRpcResult,
   META,
+  messageEra,
   type ParamHeader,
   ProtocolError,
   type RequestContext,
   type ServerEndpoint,
   SUPPORTED_PROTOCOL_VERSIONS,
-  TASKS_EXTENSION_ID,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
-import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
-import type { RequestEnvelope } from './envelope.js';
 import { readEnvelope } from './envelope.js';
-import { invalidParams, methodNotFound, missingCapability, toWireError } from './errors.js';
-import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
+import { methodNotFound, toWireError } from './errors.js';
 import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
-import { ListenHub } from './listenHub.js';
-import { paginate } from './pagination.js';
+import { LegacyEra } from './legacyEra.js';
+import { toLegacyError } from './legacyResults.js';
+import { ListenHub, type ListKind } from './listenHub.js';
 import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';
 import { RequestStateSigner } from './requestState.js';
 import {
@@ -28,31 +26,21 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   registerTemplate,
-  resourceWire,
 } from './resourceRegistry.js';
+import { buildRoutes, type CacheableMethod, type CacheHint, type Route, type RouteRequest } from './serverRoutes.js';
 import { TaskRuntime } from './taskRuntime.js';
-import { callTool } from './toolCall.js';
 import { type RegisteredTool, registerTool, type ToolDefinition } from './toolRegistry.js';
 
-/** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
-export interface CacheHint {
-  readonly ttlMs: number;
-  readonly cacheScope: 'public' | 'private';
-}
-
-/** Methods whose results carry cache hints. */
-export type CacheableMethod =
-  | 'server/discover'
-  | 'tools/list'
-  | 'prompts/list'
-  | 'resources/list'
-  | 'resources/templates/list'
-  | 'resources/read';
+export type { CacheableMethod, CacheHint } from './serverRoutes.js';
 
 /** Options of {@link McpServer}. */
 export interface McpServerOptions {
-  /** Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every result. */
+  /**
+   * Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28 result, and as `serverInfo` in the
+   * `initialize` result of a 2025-era session.
+   */
   readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  /** Told to clients in `server/discover` and in the `initialize` result of a 2025-era session. */
   readonly instructions?: string;
   /** Where tasks live. @default a new InMemoryTaskStore, closed by {@link McpServer.close} */
   readonly taskStore?: TaskStore;
@@ -105,6 +93,11 @@ export interface McpServerOptions {
   readonly pageSize?: number;
   /** Per-method cache hints. @default `{ ttlMs: 0, cacheScope: 'private' }`, discover `'public'` */
   readonly cacheHints?: Partial<Record<CacheableMethod, CacheHint>>;
+  /**
+   * Most 2025-era sessions whose state (negotiated version, capabilities, log level, subscriptions) is kept at once;
+   * the oldest is forgotten first. A session's state is dropped anyway when its transport ends it. @default 10_000
+   */
+  readonly maxLegacySessions?: number;
   /** Receives unexpected exceptions (answered as `-32603` without details). @default console.error */
   readonly onError?: (error: unknown) => void;
 }
@@ -112,30 +105,30 @@ export interface McpServerOptions {
 /** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
 const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
 
-/** One request as a route sees it. */
-interface RouteRequest {
-  readonly id: string | number;
-  readonly params: JsonObject;
-  readonly envelope: RequestEnvelope;
-  readonly context: RequestContext;
-  /** The task owner key of the request's principal. */
-  readonly owner: string;
-}
-
-/** Serves one method. */
-type Route = (request: RouteRequest) => JsonObject | Promise<JsonObject>;
-
-type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
-
 /** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
 const ANONYMOUS_OWNER = '\u0000anonymous';
 
+/** The task owner key of a request's principal. */
+function ownerOf(context: RequestContext): string {
+  return context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
+}
+
 /**
- * A stateless MCP 2026-07-28 server with the complete Tasks extension. It is a `ServerEndpoint`: pass the server
- * itself to an HTTP transport (`listen(server)`, `createFetchHandler(server)`), which also needs
- * {@link McpServer.toolParamHeaders}; message transports (stdio, WebSocket) take {@link McpServer.handle}. Every
- * request is judged on its own `_meta`; register tools, prompts and resources before or while serving (changes
- * notify listen streams).
+ * The owner key of a 2025-era request: its principal's, or without one its session's, so that what one
+ * unauthenticated session creates (tasks, MRTR state) is invisible to every other session.
+ */
+function legacyOwnerOf(context: RequestContext): string {
+  if (context.principal !== undefined || context.session === undefined) return ownerOf(context);
+  return `\u0000session:${context.session.id}`;
+}
+
+/**
+ * An MCP server: stateless 2026-07-28 with the complete Tasks extension, plus the stateful 2025-era protocol on
+ * transports that carry sessions. It is a `ServerEndpoint`: pass the server itself to an HTTP transport
+ * (`listen(server)`, `createFetchHandler(server)`), which also needs {@link McpServer.toolParamHeaders}; message
+ * transports (stdio, WebSocket) take {@link McpServer.handle}. A 2026 request is judged on its own `_meta`; a
+ * 2025-era message on `context.session` is served from what the session's `initialize` fixed. Register tools,
+ * prompts and resources before or while serving (changes notify listen streams and initialized sessions).
  */
 export class McpServer implements ServerEndpoint {
   readonly #options: McpServerOptions;
@@ -150,6 +143,7 @@ export class McpServer implements ServerEndpoint {
   readonly #signer: RequestStateSigner;
   readonly #tasks: TaskRuntime;
   readonly #hub: ListenHub;
+  readonly #legacy: LegacyEra;
   readonly #report: (error: unknown) => void;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -181,7 +175,27 @@ export class McpServer implements ServerEndpoint {
       report: this.#report,
     });
     this.#hub = new ListenHub(this.#tasks.ops);
-    this.#routes = this.#buildRoutes();
+    this.#routes = buildRoutes({
+      tools: this.#tools,
+      prompts: this.#prompts,
+      resources: this.#resources,
+      templates: this.#templates,
+      signer: this.#signer,
+      tasks: this.#tasks,
+      hub: this.#hub,
+      serverMeta: this.#serverMeta,
+      supportedVersions: this.#supportedVersions(),
+      instructions: options.instructions,
+      pageSize: options.pageSize ?? 100,
+      cacheHints: options.cacheHints,
+    });
+    this.#legacy = new LegacyEra({
+      identity: { serverInfo: options.serverInfo, instructions: options.instructions },
+      maxSessions: options.maxLegacySessions ?? 10_000,
+      tools: this.#tools,
+      dispatch: (method, request) => this.#dispatch(method, request),
+      owner: legacyOwnerOf,
+    });
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);
   }
@@ -199,14 +213,14 @@ export class McpServer implements ServerEndpoint {
   tool<S extends SchemaInput>(definition: ToolDefinition<S>): this {
     if (this.#tools.has(definition.name)) throw new Error(`Tool ${definition.name} is already registered`);
     this.#tools.set(definition.name, registerTool(definition as unknown as ToolDefinition));
-    this.#hub.listChanged('tools');
+    this.#listChanged('tools');
     return this;
   }
 
   /** Removes a tool; true when it existed. Open listen streams hear `notifications/tools/list_changed`. */
   removeTool(name: string): boolean {
     const removed = this.#tools.delete(name);
-    if (removed) this.#hub.listChanged('tools');
+    if (removed) this.#listChanged('tools');
     return removed;
   }
 
@@ -214,14 +228,14 @@ export class McpServer implements ServerEndpoint {
   prompt(definition: PromptDefinition): this {
     if (this.#prompts.has(definition.name)) throw new Error(`Prompt ${definition.name} is already registered`);
     this.#prompts.set(definition.name, registerPrompt(definition));
-    this.#hub.listChanged('prompts');
+    this.#listChanged('prompts');
     return this;
   }
 
   /** Removes a prompt; true when it existed. */
   removePrompt(name: string): boolean {
     const removed = this.#prompts.delete(name);
-    if (removed) this.#hub.listChanged('prompts');
+    if (removed) this.#listChanged('prompts');
     return removed;
   }
 
@@ -229,25 +243,35 @@ export class McpServer implements ServerEndpoint {
   resource(definition: ResourceDefinition): this {
     if (this.#resources.has(definition.uri)) throw new Error(`Resource ${definition.uri} is already registered`);
     this.#resources.set(definition.uri, definition);
-    this.#hub.listChanged('resources');
+    this.#listChanged('resources');
     return this;
   }
 
   /** Registers a resource template. */
   resourceTemplate(definition: ResourceTemplateDefinition): this {
     this.#templates.push(registerTemplate(definition));
-    this.#hub.listChanged('resources');
+    this.#listChanged('resources');
     return this;
   }
 
-  /** Tells listen streams subscribed to `uri` that the resource changed (`notifications/resources/updated`). */
+  /**
+   * Tells listen streams and 2025-era sessions subscribed to `uri` that the resource changed
+   * (`notifications/resources/updated`). Any URI may be subscribed to, listed or not.
+   */
   resourceUpdated(uri: string): void {
     this.#hub.resourceUpdated(uri);
+    this.#legacy.sessions.resourceUpdated(uri);
   }
 
   /** Announces a list change the registry cannot see (e.g. a handler's output changed). */
   listChanged(kind: 'tools' | 'prompts' | 'resources'): void {
+    this.#listChanged(kind);
+  }
+
+  /** Tells listen streams and initialized 2025-era sessions that a list changed. */
+  #listChanged(kind: ListKind): void {
     this.#hub.listChanged(kind);
+    this.#legacy.sessions.listChanged(kind);
   }
 
   /**
@@ -261,13 +285,33 @@ export class McpServer implements ServerEndpoint {
     if (inbound.kind === 'invalid') {
       return jsonRpcError(inbound.id, { code: ErrorCode.InvalidRequest, message: inbound.message });
     }
+    // A JSON-RPC response answers a request the transport sent for us (2025-era sessions); it routes it by id.
+    if (inbound.kind === 'response') return undefined;
+    const { session } = context;
+    if (messageEra(message) === 'legacy' && this.#legacy.claims(inbound.kind, inbound.method, session)) {
+      if (inbound.kind === 'notification') {
+        if (session !== undefined) this.#legacy.notification(inbound.method, session);
+        return undefined;
+      }
+      try {
+        if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
+        return jsonRpcResult(
+          inbound.id,
+          await this.#legacy.request(inbound.id, inbound.method, inbound.params, context),
+        );
+      } catch (error) {
+        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#report));
+      }
+    }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
     if (inbound.kind !== 'request') return undefined;
     try {
       if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
       if (inbound.method === 'initialize') throw this.#refuseInitialize(inbound.params);
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
-      const result = await this.#dispatch(inbound.id, inbound.method, inbound.params, envelope, context);
+      const owner = ownerOf(context);
+      const { id, method, params } = inbound;
+      const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, this.#stamp(result));
     } catch (error) {
       return jsonRpcError(inbound.id, toWireError(error, this.#report));
@@ -287,6 +331,7 @@ export class McpServer implements ServerEndpoint {
     this.#closing = (async () => {
       try {
         this.#hub.close();
+        this.#legacy.sessions.clear();
         await this.#tasks.close(options.graceMs ?? 5_000, !this.#ownsStore);
       } finally {
         if (this.#ownsStore) await this.#store.close();
@@ -296,23 +341,26 @@ export class McpServer implements ServerEndpoint {
   }
 
   /**
-   * There is no `initialize` in 2026-07-28, but a modern-only server SHOULD name its versions in any error to one
-   * (versioning.mdx): a legacy client cannot fall forward, so this error may be all its user ever sees. A request
-   * carrying the 2026 envelope gets `-32601` like any removed method; a legacy handshake (no envelope) gets
-   * `-32022` with `data.supported` and the version it asked for.
+   * `initialize` outside a 2025-era session. One carrying the 2026 envelope gets `-32601` like any removed method.
+   * A 2025-era handshake reaches this only on a transport that carries no sessions (a session-carrying transport
+   * hands it to the legacy layer): it gets `-32022` with `data.supported` and the version it asked for, since over
+   * such a transport only the stateless versions can be spoken, and this error may be all its user ever sees.
    */
   #refuseInitialize(params: JsonObject): ProtocolError {
     const supported = this.#supportedVersions();
-    const speaks = `this server speaks MCP ${supported.join(', ')} only, which has no initialize handshake`;
     const meta = params._meta;
     if (isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string') {
-      return new ProtocolError(ErrorCode.MethodNotFound, `Method not found: initialize (${speaks})`);
+      return new ProtocolError(
+        ErrorCode.MethodNotFound,
+        `Method not found: initialize (MCP ${supported.join(', ')} has no initialize handshake)`,
+      );
     }
     const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown';
     return ProtocolError.unsupportedProtocolVersion(
       supported,
       requested,
-      `Unsupported protocol version ${requested}: ${speaks}`,
+      `Unsupported protocol version ${requested}: this transport carries no sessions, so this server speaks only ` +
+        `MCP ${supported.join(', ')} here, which has no initialize handshake`,
     );
   }
 
@@ -333,138 +381,9 @@ export class McpServer implements ServerEndpoint {
     return { ...result, _meta: this.#serverMeta };
   }
 
-  #cache(method: CacheableMethod): CacheHint {
-    return (
-      this.#options.cacheHints?.[method] ?? {
-        ttlMs: 0,
-        cacheScope: method === 'server/discover' ? 'public' : 'private',
-      }
-    );
-  }
-
-  #page<T>(method: CacheableMethod, key: string, items: readonly T[], params: JsonObject): JsonObject {
-    const page = paginate(items, params.cursor, this.#options.pageSize ?? 100);
-    return {
-      resultType: 'complete',
-      [key]: page.items,
-      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-      ...this.#cache(method),
-    };
-  }
-
-  #discover(): JsonObject {
-    return {
-      resultType: 'complete',
-      supportedVersions: [...this.#supportedVersions()],
-      capabilities: {
-        tools: { listChanged: true },
-        prompts: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        completions: {},
-        logging: {},
-        // Declared only as an extension, never as a `tasks` key.
-        extensions: { [TASKS_EXTENSION_ID]: {} },
-      },
-      ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
-      ...this.#cache('server/discover'),
-    };
-  }
-
-  async #dispatch(
-    id: string | number,
-    method: string,
-    params: JsonObject,
-    envelope: RequestEnvelope,
-    context: RequestContext,
-  ): Promise<JsonObject> {
+  async #dispatch(method: string, request: RouteRequest): Promise<JsonObject> {
     const route = this.#routes.get(method);
     if (route === undefined) throw methodNotFound(method);
-    const owner = context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
-    return route({ id, params, envelope, context, owner });
-  }
-
-  /** The method router: one entry per method, built once per server. */
-  #buildRoutes(): ReadonlyMap<string, Route> {
-    const features: FeatureDeps = {
-      prompts: this.#prompts,
-      resources: this.#resources,
-      templates: this.#templates,
-      signer: this.#signer,
-    };
-    const feature = ({ params, owner, envelope, context }: RouteRequest): FeatureRequest => ({
-      params,
-      owner,
-      source: (mrtr) => ({
-        principal: context.principal,
-        envelope,
-        signal: context.signal,
-        mrtr,
-        notify: (notification) => context.notify(notification),
-        streaming: () => true,
-      }),
-    });
-    const list =
-      (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
-      ({ params }) =>
-        this.#page(method, key, items(), params);
-    const tasks =
-      (method: TaskMethod): Route =>
-      (request) =>
-        this.#taskMethod(method, request);
-    return new Map<string, Route>([
-      ['server/discover', () => this.#discover()],
-      ['tools/list', list('tools/list', 'tools', () => [...this.#tools.values()].map((tool) => tool.wire))],
-      [
-        'tools/call',
-        ({ params, envelope, context, owner }) =>
-          callTool(
-            { tools: this.#tools, signer: this.#signer, supervisor: this.#tasks.supervisor },
-            { params, envelope, context, owner },
-          ),
-      ],
-      ['prompts/list', list('prompts/list', 'prompts', () => [...this.#prompts.values()].map((p) => p.wire))],
-      ['prompts/get', (request) => getPrompt(features, feature(request))],
-      ['resources/list', list('resources/list', 'resources', () => [...this.#resources.values()].map(resourceWire))],
-      [
-        'resources/templates/list',
-        list('resources/templates/list', 'resourceTemplates', () => this.#templates.map((t) => t.wire)),
-      ],
-      [
-        'resources/read',
-        async (request) => {
-          const result = await readResource(features, feature(request));
-          return result.resultType === 'complete' ? { ...result, ...this.#cache('resources/read') } : result;
-        },
-      ],
-      ['completion/complete', ({ params }) => complete(features, params)],
-      [
-        'subscriptions/listen',
-        ({ id, params, envelope, context, owner }) =>
-          this.#hub.listen({
-            id,
-            params,
-            clientCapabilities: envelope.clientCapabilities,
-            owner,
-            notify: (notification) => context.notify(notification),
-            signal: context.signal,
-          }),
-      ],
-      ['tasks/get', tasks('tasks/get')],
-      ['tasks/update', tasks('tasks/update')],
-      ['tasks/cancel', tasks('tasks/cancel')],
-    ]);
-  }
-
-  /** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
-  async #taskMethod(method: TaskMethod, { params, envelope, owner }: RouteRequest): Promise<JsonObject> {
-    if (!declaresTasks(envelope.clientCapabilities)) {
-      throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);
-    }
-    const { taskId } = params;
-    if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
-    const { methods } = this.#tasks;
-    if (method === 'tasks/get') return methods.get(owner, taskId, this.#serverMeta);
-    if (method === 'tasks/update') return methods.update(owner, taskId, params.inputResponses);
-    return methods.cancel(owner, taskId);
+    return route(request);
   }
 }

@@ -1,4 +1,4 @@
-import { invalidParams } from './errors.js';
+import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
 import type { JsonObject } from './jsonRpc.js';
 import type { InputRequired } from './mrtr.js';
 import type { Completer } from './promptRegistry.js';
@@ -108,7 +108,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** An unknown resource: `-32602` with `data.uri` as SEP-2164 asks; 2025-era sessions answer it as `-32002`. */
+export class ResourceNotFoundError extends ProtocolError<{ readonly uri: string }> {
+  constructor(uri: string) {
+    super(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+  }
+}
+
 /** `-32602` for an unknown resource, with `data.uri` as SEP-2164 asks. */
-export function resourceNotFound(uri: string) {
-  return invalidParams(`Resource not found: ${uri}`, { uri });
+export function resourceNotFound(uri: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri);
 }

@@ -6,7 +6,13 @@ import type { JsonObject } from './jsonRpc.js';
 import { InputRequired, readMrtrParams, readRequestState, toInputRequiredResult } from './mrtr.js';
 import { ReplayInputChannel } from './mrtrReplay.js';
 import type { RequestStateSigner } from './requestState.js';
-import { createHandlerContext, createToolContext, type MrtrInfo, type RequestScope } from './toolContext.js';
+import {
+  createHandlerContext,
+  createToolContext,
+  type InputChannel,
+  type MrtrInfo,
+  type RequestScope,
+} from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
 import { type RegisteredTool, readArguments } from './toolRegistry.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
@@ -27,6 +33,11 @@ export interface ToolCallRequest {
   readonly envelope: RequestEnvelope;
   readonly context: RequestContext;
   readonly owner: string;
+  /**
+   * Where a synchronous call's questions go instead of MRTR replay (a 2025-era session asks the client directly).
+   * Task-mode calls ignore it.
+   */
+  readonly syncInput?: InputChannel;
 }
 
 /**
@@ -92,7 +103,8 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   }
 
   const replay = new ReplayInputChannel(mrtr);
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), replay));
+  const channel = request.syncInput ?? replay;
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), channel));
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
   if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);

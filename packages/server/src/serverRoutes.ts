@@ -1,0 +1,180 @@
+import { type RequestContext, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
+import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
+import type { RequestEnvelope } from './envelope.js';
+import { invalidParams, missingCapability } from './errors.js';
+import { complete, type FeatureDeps, type FeatureRequest, getPrompt, readResource } from './featureHandlers.js';
+import type { JsonObject } from './jsonRpc.js';
+import type { ListenHub } from './listenHub.js';
+import { paginate } from './pagination.js';
+import type { RegisteredPrompt } from './promptRegistry.js';
+import type { RequestStateSigner } from './requestState.js';
+import { type RegisteredTemplate, type ResourceDefinition, resourceWire } from './resourceRegistry.js';
+import type { TaskRuntime } from './taskRuntime.js';
+import { callTool } from './toolCall.js';
+import type { InputChannel } from './toolContext.js';
+import type { RegisteredTool } from './toolRegistry.js';
+
+/** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
+
+/** Methods whose results carry cache hints. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+/** One request as a route sees it. */
+export interface RouteRequest {
+  readonly id: string | number;
+  readonly params: JsonObject;
+  readonly envelope: RequestEnvelope;
+  readonly context: RequestContext;
+  /** The task owner key of the request's principal. */
+  readonly owner: string;
+  /** A 2025-era session's way to ask the client during a synchronous tool call. */
+  readonly syncInput?: InputChannel;
+}
+
+/** Serves one method. */
+export type Route = (request: RouteRequest) => JsonObject | Promise<JsonObject>;
+
+type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+
+/** What the method routes need from the server. */
+export interface RouteDeps {
+  readonly tools: ReadonlyMap<string, RegisteredTool>;
+  readonly prompts: ReadonlyMap<string, RegisteredPrompt>;
+  readonly resources: ReadonlyMap<string, ResourceDefinition>;
+  readonly templates: readonly RegisteredTemplate[];
+  readonly signer: RequestStateSigner;
+  readonly tasks: TaskRuntime;
+  readonly hub: ListenHub;
+  /** The frozen `_meta` stamped on results, passed to `tasks/get` so its result needs no copy. */
+  readonly serverMeta: JsonObject;
+  readonly supportedVersions: readonly string[];
+  readonly instructions: string | undefined;
+  readonly pageSize: number;
+  readonly cacheHints: Partial<Record<CacheableMethod, CacheHint>> | undefined;
+}
+
+/** The method router of the shared (2026-07-28) routes: one entry per method, built once per server. */
+export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
+  const cache = (method: CacheableMethod): CacheHint =>
+    deps.cacheHints?.[method] ?? { ttlMs: 0, cacheScope: method === 'server/discover' ? 'public' : 'private' };
+  const features: FeatureDeps = {
+    prompts: deps.prompts,
+    resources: deps.resources,
+    templates: deps.templates,
+    signer: deps.signer,
+  };
+  const feature = ({ params, owner, envelope, context }: RouteRequest): FeatureRequest => ({
+    params,
+    owner,
+    source: (mrtr) => ({
+      principal: context.principal,
+      envelope,
+      signal: context.signal,
+      mrtr,
+      notify: (notification) => context.notify(notification),
+      streaming: () => true,
+    }),
+  });
+  const list =
+    (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
+    ({ params }) => {
+      const page = paginate(items(), params.cursor, deps.pageSize);
+      return {
+        resultType: 'complete',
+        [key]: page.items,
+        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        ...cache(method),
+      };
+    };
+  const tasks =
+    (method: TaskMethod): Route =>
+    (request) =>
+      taskMethod(deps, method, request);
+  return new Map<string, Route>([
+    ['server/discover', () => discover(deps, cache('server/discover'))],
+    ['tools/list', list('tools/list', 'tools', () => [...deps.tools.values()].map((tool) => tool.wire))],
+    [
+      'tools/call',
+      ({ params, envelope, context, owner, syncInput }) =>
+        callTool(
+          { tools: deps.tools, signer: deps.signer, supervisor: deps.tasks.supervisor },
+          { params, envelope, context, owner, ...(syncInput === undefined ? {} : { syncInput }) },
+        ),
+    ],
+    ['prompts/list', list('prompts/list', 'prompts', () => [...deps.prompts.values()].map((p) => p.wire))],
+    ['prompts/get', (request) => getPrompt(features, feature(request))],
+    ['resources/list', list('resources/list', 'resources', () => [...deps.resources.values()].map(resourceWire))],
+    [
+      'resources/templates/list',
+      list('resources/templates/list', 'resourceTemplates', () => deps.templates.map((t) => t.wire)),
+    ],
+    [
+      'resources/read',
+      async (request) => {
+        const result = await readResource(features, feature(request));
+        return result.resultType === 'complete' ? { ...result, ...cache('resources/read') } : result;
+      },
+    ],
+    ['completion/complete', ({ params }) => complete(features, params)],
+    [
+      'subscriptions/listen',
+      ({ id, params, envelope, context, owner }) =>
+        deps.hub.listen({
+          id,
+          params,
+          clientCapabilities: envelope.clientCapabilities,
+          owner,
+          notify: (notification) => context.notify(notification),
+          signal: context.signal,
+        }),
+    ],
+    ['tasks/get', tasks('tasks/get')],
+    ['tasks/update', tasks('tasks/update')],
+    ['tasks/cancel', tasks('tasks/cancel')],
+  ]);
+}
+
+function discover(deps: RouteDeps, hint: CacheHint): JsonObject {
+  return {
+    resultType: 'complete',
+    supportedVersions: [...deps.supportedVersions],
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+      // Declared only as an extension, never as a `tasks` key.
+      extensions: { [TASKS_EXTENSION_ID]: {} },
+    },
+    ...(deps.instructions === undefined ? {} : { instructions: deps.instructions }),
+    ...hint,
+  };
+}
+
+/** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
+async function taskMethod(
+  deps: RouteDeps,
+  method: TaskMethod,
+  { params, envelope, owner }: RouteRequest,
+): Promise<JsonObject> {
+  if (!declaresTasks(envelope.clientCapabilities)) {
+    throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `${method} needs the Tasks extension in clientCapabilities`);
+  }
+  const { taskId } = params;
+  if (typeof taskId !== 'string') throw invalidParams('Invalid params: taskId must be a string');
+  const { methods } = deps.tasks;
+  if (method === 'tasks/get') return methods.get(owner, taskId, deps.serverMeta);
+  if (method === 'tasks/update') return methods.update(owner, taskId, params.inputResponses);
+  return methods.cancel(owner, taskId);
+}
