@@ -1,7 +1,7 @@
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
 export type { TaskListPosition } from './listCursor.js';
-export { compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
+export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
 export type { TaskOperationsOptions } from './taskOperations.js';
