@@ -76,11 +76,23 @@ export class LegacyTaskInput implements InputChannel {
     }
   }
 
-  /** Sends the question to the client and delivers its checked answer to the task. */
+  /**
+   * Sends the question to the client and delivers its checked answer to the task. A refused request or a malformed
+   * answer reaches the tool as a plain `Error` (left uncaught, an `isError` result), never as a protocol error of
+   * the task's own: the client's error code says nothing about the tool call.
+   */
   async #forward(key: string, request: InputRequest): Promise<void> {
     const { ops, owner, taskId, ask, signal } = this.#options;
     const params = withRelatedTask(request.params as JsonObject | undefined, taskId);
-    const answer = await ask({ method: request.method, params }, signal);
-    await ops.resolveInputs(owner, taskId, checkInputAnswers({ [key]: answer }, { [key]: request.method }));
+    let answers: Record<string, InputResponse>;
+    try {
+      const answer = await ask({ method: request.method, params }, signal);
+      answers = checkInputAnswers({ [key]: answer }, { [key]: request.method });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The client did not answer ${request.method}: ${reason}`, { cause: error });
+    }
+    await ops.resolveInputs(owner, taskId, answers);
   }
 }

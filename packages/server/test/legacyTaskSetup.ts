@@ -73,7 +73,7 @@ export function legacyFixture(
       description: 'Takes a number',
       taskSupport: 'optional',
       inputSchema: z.object({ n: z.number() }),
-      handler: (args) => ({ content: [{ type: 'text', text: String(args.n) }] }),
+      handler: (args) => ({ content: [{ type: 'text', text: String((args as { n: number }).n) }] }),
     },
     { name: 'plain', description: 'No task support', handler: () => ({ content: [] }) },
   ];
@@ -113,10 +113,17 @@ export function legacyFixture(
   });
   const routes = legacyTaskRoutes(methods);
   const notifications: TransportNotification[] = [];
-  const asked: Array<{ method: string; params: JsonObject; answer: (result: JsonObject) => void }> = [];
-  const ask: LegacyPeerAsk = (request) =>
-    new Promise<JsonObject>((resolve) => {
-      asked.push({ method: request.method, params: (request.params ?? {}) as JsonObject, answer: resolve });
+  const asked: Array<{
+    method: string;
+    params: JsonObject;
+    signal: AbortSignal;
+    answer: (result: JsonObject) => void;
+    refuse: (error: Error) => void;
+  }> = [];
+  const ask: LegacyPeerAsk = (request, signal) =>
+    new Promise<JsonObject>((resolve, reject) => {
+      const params = (request.params ?? {}) as JsonObject;
+      asked.push({ method: request.method, params, signal, answer: resolve, refuse: reject });
     });
 
   /** A task-augmented tools/call as `owner`. */
@@ -147,5 +154,26 @@ export function legacyFixture(
     return error.toJSON();
   };
 
-  return { gate, aborted, tools, store, runtime, deps, methods, call, route, rejection, asked, notifications, errors };
+  const tool = (name: string): RegisteredTool => {
+    const found = tools.get(name);
+    if (found === undefined) throw new Error(`no tool ${name}`);
+    return found;
+  };
+
+  return {
+    gate,
+    aborted,
+    tool,
+    tools,
+    store,
+    runtime,
+    deps,
+    methods,
+    call,
+    route,
+    rejection,
+    asked,
+    notifications,
+    errors,
+  };
 }

@@ -75,11 +75,11 @@ describe('task-augmented tools/call (2025-11-25)', () => {
 
   it('L-T36: tools/list shows execution.taskSupport; the capability lists list, cancel, tools.call (L-T1)', () => {
     const f = legacyFixture();
-    expect(legacyToolWire(f.tools.get('quick') as never)).toMatchObject({
+    expect(legacyToolWire(f.tool('quick'))).toMatchObject({
       name: 'quick',
       execution: { taskSupport: 'required' },
     });
-    expect(legacyToolWire(f.tools.get('plain') as never)).toMatchObject({ execution: { taskSupport: 'forbidden' } });
+    expect(legacyToolWire(f.tool('plain'))).toMatchObject({ execution: { taskSupport: 'forbidden' } });
     expect(LEGACY_TASK_CAPABILITIES).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
   });
 });

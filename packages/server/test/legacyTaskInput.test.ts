@@ -1,0 +1,129 @@
+/** Input during a 2025-11-25 task: real related-task requests, input_required, and the 2026 view of the same task. */
+import { LegacyTaskSchema, RELATED_TASK_META_KEY } from '@mcp-tasks/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { TaskMethods } from '../src/taskMethods.js';
+import { legacyFixture } from './legacyTaskSetup.js';
+
+const ACCEPT = { action: 'accept', content: { ok: true } };
+
+/** The 2026-07-28 task methods on the same operations. */
+function modern(f: ReturnType<typeof legacyFixture>) {
+  return new TaskMethods(f.runtime.ops, (taskId, reason) => f.runtime.supervisor.abort(taskId, reason));
+}
+
+async function waitForQuestion(f: ReturnType<typeof legacyFixture>, count = 1) {
+  await vi.waitFor(() => expect(f.asked).toHaveLength(count));
+  return f.asked[count - 1] as (typeof f.asked)[number];
+}
+
+describe('input during a 2025-11-25 task', () => {
+  it('L-T11: ctx.elicit sends a real elicitation/create with related-task _meta; input_required until answered', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('confirm');
+    const question = await waitForQuestion(f);
+    expect(question.method).toBe('elicitation/create');
+    expect(question.params).toMatchObject({
+      message: 'Proceed?',
+      _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+    });
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('input_required');
+    question.answer(ACCEPT);
+    expect(await f.route('tasks/result', { taskId: task.taskId })).toEqual({
+      content: [{ type: 'text', text: `answer: ${JSON.stringify(ACCEPT)}` }],
+      _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+    });
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('completed');
+  });
+
+  it('L-T11: the 2026 tasks/get of the same task shows the question while it waits, then the result', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('confirm');
+    const question = await waitForQuestion(f);
+    const waiting = await modern(f).get('session-a', task.taskId);
+    expect(waiting.status).toBe('input_required');
+    const requests = Object.values(waiting.inputRequests ?? {});
+    expect(requests).toEqual([expect.objectContaining({ method: 'elicitation/create' })]);
+    question.answer(ACCEPT);
+    await f.route('tasks/result', { taskId: task.taskId });
+    expect(await modern(f).get('session-a', task.taskId)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text' }] },
+    });
+  });
+
+  it('L-T11: an answer given through the 2026 tasks/update counts as well; the late peer answer is ignored', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('confirm');
+    const question = await waitForQuestion(f);
+    const waiting = await modern(f).get('session-a', task.taskId);
+    const [key] = Object.keys(waiting.inputRequests ?? {});
+    await modern(f).update('session-a', task.taskId, { [key as string]: { action: 'decline' } });
+    const result = await f.route('tasks/result', { taskId: task.taskId });
+    expect(result.content).toEqual([{ type: 'text', text: 'answer: {"action":"decline"}' }]);
+    question.answer(ACCEPT);
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('completed');
+  });
+
+  it('L-T19: notifications/tasks/status carries the full Task on each status change, without related-task _meta', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('confirm');
+    (await waitForQuestion(f)).answer(ACCEPT);
+    await f.route('tasks/result', { taskId: task.taskId });
+    await vi.waitFor(() => expect(f.notifications.length).toBeGreaterThanOrEqual(3));
+    const statuses = f.notifications.map((n) => {
+      expect(n.method).toBe('notifications/tasks/status');
+      expect(n.params).not.toHaveProperty('_meta');
+      return LegacyTaskSchema.parse(n.params).status;
+    });
+    expect(statuses).toEqual(['input_required', 'working', 'completed']);
+  });
+
+  it('L-T11: a malformed answer or a refused request fails the question; the tool sees an error', async () => {
+    const f = legacyFixture();
+    const first = await f.call('confirm');
+    (await waitForQuestion(f, 1)).answer({ action: 'maybe' });
+    expect(await f.route('tasks/result', { taskId: first.task.taskId })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('The client did not answer elicitation/create') }],
+    });
+    expect((await f.route('tasks/get', { taskId: first.task.taskId })).status).toBe('failed');
+    const second = await f.call('confirm');
+    (await waitForQuestion(f, 2)).refuse(new Error('client said no'));
+    expect(await f.route('tasks/result', { taskId: second.task.taskId })).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The client did not answer elicitation/create: client said no' }],
+    });
+    const record = await f.runtime.ops.get('session-a', second.task.taskId);
+    expect(record?.inputRequests).toEqual({});
+  });
+
+  it('L-T17: cancelling a task that waits for input abandons the client request', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('confirm');
+    const question = await waitForQuestion(f);
+    await f.route('tasks/cancel', { taskId: task.taskId });
+    await vi.waitFor(() => expect(question.signal.aborted).toBe(true));
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('cancelled');
+  });
+});
+
+describe('one task, two wires', () => {
+  it('isError is failed on the 2025-11-25 wire and completed on the 2026-07-28 wire', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('reports_error');
+    await f.route('tasks/result', { taskId: task.taskId });
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('failed');
+    expect(await modern(f).get('session-a', task.taskId)).toMatchObject({
+      status: 'completed',
+      result: { isError: true, resultType: 'complete' },
+    });
+  });
+
+  it('a 2026 tasks/cancel of a 2025 task is seen as cancelled on the 2025 wire', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('slow');
+    await modern(f).cancel('session-a', task.taskId);
+    expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('cancelled');
+    await vi.waitFor(() => expect(f.aborted).toContain(task.taskId));
+  });
+});
