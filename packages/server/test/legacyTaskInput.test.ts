@@ -1,7 +1,11 @@
 /** Input during a 2025-11-25 task: real related-task requests, input_required, and the 2026 view of the same task. */
 import { LegacyTaskSchema, RELATED_TASK_META_KEY } from '@mcp-tasks/protocol';
-import { describe, expect, it, vi } from 'vitest';
+import { InMemoryTaskStore } from '@mcp-tasks/task-store';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { LEGACY_TASK_WIRE } from '../src/legacyTaskWire.js';
 import { TaskMethods } from '../src/taskMethods.js';
+import { TaskRuntime } from '../src/taskRuntime.js';
+import { registerTool } from '../src/toolRegistry.js';
 import { legacyFixture } from './legacyTaskSetup.js';
 
 const ACCEPT = { action: 'accept', content: { ok: true } };
@@ -125,5 +129,43 @@ describe('one task, two wires', () => {
     await modern(f).cancel('session-a', task.taskId);
     expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('cancelled');
     await vi.waitFor(() => expect(f.aborted).toContain(task.taskId));
+  });
+});
+
+describe('lost worker', () => {
+  it('a 2025-11-25 task of a resumable tool is failed, not resumed, when its worker is lost', async () => {
+    const store = new InMemoryTaskStore();
+    const tool = registerTool({
+      name: 'resumable',
+      description: 'Safe to run twice',
+      taskSupport: 'optional',
+      resumable: true,
+      handler: () => ({ content: [{ type: 'text', text: 'ran again' }] }),
+    });
+    const lapsed = { worker: 'dead-worker', until: Date.now() - 1 };
+    const requestMeta = { method: 'tools/call', name: 'resumable', arguments: {}, wire: LEGACY_TASK_WIRE };
+    const legacy = await store.create('session-a', { ttlMs: null, requestMeta, lease: lapsed });
+    const { wire: _wire, ...modernMeta } = requestMeta;
+    const modern2026 = await store.create('alice', { ttlMs: null, requestMeta: modernMeta, lease: lapsed });
+    const runtime = new TaskRuntime({
+      store,
+      ttlMs: null,
+      pollIntervalMs: 500,
+      immediateResultMs: 0,
+      maxInputRequestsPerTask: 4,
+      leaseMs: 30,
+      keepFinishedMs: null,
+      workerId: 'worker-b',
+      tools: new Map([['resumable', tool]]),
+      report: () => undefined,
+    });
+    onTestFinished(async () => {
+      await runtime.close(50, false);
+      await store.close();
+    });
+    await vi.waitFor(async () => {
+      expect((await store.get('session-a', legacy.taskId))?.status).toBe('failed');
+      expect((await store.get('alice', modern2026.taskId))?.status).toBe('completed');
+    });
   });
 });
