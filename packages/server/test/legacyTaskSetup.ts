@@ -21,7 +21,12 @@ export const ENVELOPE: RequestEnvelope = {
 
 /** What the tools of the fixture do, controlled by the test. */
 export function legacyFixture(
-  options: { ttlMs?: number | null; listPageSize?: number; immediateResultMs?: number } = {},
+  options: {
+    ttlMs?: number | null;
+    listPageSize?: number;
+    immediateResultMs?: number;
+    envelope?: RequestEnvelope;
+  } = {},
 ) {
   const gate = deferred();
   const aborted: string[] = [];
@@ -74,6 +79,16 @@ export function legacyFixture(
       taskSupport: 'optional',
       inputSchema: z.object({ n: z.number() }),
       handler: (args) => ({ content: [{ type: 'text', text: String((args as { n: number }).n) }] }),
+    },
+    {
+      name: 'reports_progress',
+      description: 'Reports progress and logs once',
+      taskSupport: 'optional',
+      handler: (_args, ctx) => {
+        ctx.progress(1, 2, 'half way');
+        ctx.log('info', 'hello');
+        return { content: [{ type: 'text', text: 'reported' }] };
+      },
     },
     { name: 'plain', description: 'No task support', handler: () => ({ content: [] }) },
   ];
@@ -131,7 +146,7 @@ export function legacyFixture(
     callToolAsLegacyTask(deps, {
       params: { name, arguments: args, task },
       owner,
-      envelope: ENVELOPE,
+      envelope: options.envelope ?? ENVELOPE,
       context: fakeContext().context,
       ask,
       notify: (notification) => notifications.push(notification),

@@ -8,7 +8,7 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { legacyToolCallMode } from '../src/legacyTaskCall.js';
 import { LEGACY_TASK_CAPABILITIES, legacyToolWire } from '../src/legacyTaskWire.js';
-import { legacyFixture } from './legacyTaskSetup.js';
+import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 const TASK_KEYS = ['createdAt', 'lastUpdatedAt', 'pollInterval', 'status', 'statusMessage', 'taskId', 'ttl'];
 
@@ -232,5 +232,26 @@ describe('tasks/cancel', () => {
       await f.route('tasks/result', { taskId: task.taskId });
       expect(await f.rejection(f.route('tasks/cancel', { taskId: task.taskId }))).toMatchObject({ code: -32602 });
     }
+  });
+});
+
+describe('notifications of a running task', () => {
+  it('L-T20: the tool’s progress and log messages carry the related-task _meta', async () => {
+    const f = legacyFixture({ envelope: { ...ENVELOPE, progressToken: 'tok-1', logLevel: 'debug' } });
+    const { task } = await f.call('reports_progress');
+    await f.route('tasks/result', { taskId: task.taskId });
+    const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+    expect(f.notifications.find((n) => n.method === 'notifications/progress')?.params).toEqual({
+      progressToken: 'tok-1',
+      progress: 1,
+      total: 2,
+      message: 'half way',
+      _meta: related,
+    });
+    expect(f.notifications.find((n) => n.method === 'notifications/message')?.params).toEqual({
+      level: 'info',
+      data: 'hello',
+      _meta: related,
+    });
   });
 });
