@@ -11,6 +11,7 @@ import { isTerminalStatus, type TaskOperations } from '@mcp-tasks/task-store';
 import type { RequestEnvelope } from './envelope.js';
 import { formatZodError, invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
+import { collectInputFromPeer } from './legacyTaskCollect.js';
 import { type LegacyPeerAsk, LegacyTaskInput } from './legacyTaskInput.js';
 import { LEGACY_TASK_WIRE, legacyTaskStatusNotification, toLegacyTask, withRelatedTask } from './legacyTaskWire.js';
 import { findTool, parseToolCallArguments, taskRequestMeta } from './toolCall.js';
@@ -75,7 +76,8 @@ export function legacyToolCallMode(tools: ReadonlyMap<string, RegisteredTool>, p
  * once (the tool's outcome never replaces it, however fast) and answers `{ task }` while the tool runs. Arguments
  * that fail the input schema give a task that has already failed with the `isError` result the model reads. The
  * task lives `params.task.ttl` ms, capped by the server's TTL. While the tool runs, its `ctx.elicit`, `sample` and
- * `listRoots` reach the client as related-task requests through `request.ask`.
+ * `listRoots` reach the client as related-task requests through `request.ask`. A `collectInput` phase runs first,
+ * its questions sent to the client as plain requests.
  */
 export async function callToolAsLegacyTask(
   deps: LegacyTaskCallDeps,
@@ -96,6 +98,12 @@ export async function callToolAsLegacyTask(
     return { task: toLegacyTask(ended.found ? ended.record : task) };
   }
   const notify = request.notify ?? ((notification: TransportNotification) => context.notify(notification));
+  const mrtr = await collectInputFromPeer(
+    tool,
+    parsed.value,
+    { principal: context.principal, envelope, signal: context.signal, notify, streaming: () => true },
+    request.ask,
+  );
   const created = await deps.supervisor.start({
     owner,
     tool,
@@ -111,7 +119,7 @@ export async function callToolAsLegacyTask(
         principal: context.principal,
         envelope,
         signal,
-        mrtr: { inputResponses: {}, requestState: undefined },
+        mrtr,
         notify: (notification) => notify({ ...notification, params: withRelatedTask(notification.params, taskId) }),
         streaming: () => request.sessionClosed?.aborted !== true,
       };

@@ -169,3 +169,19 @@ describe('lost worker', () => {
     });
   });
 });
+
+describe('collectInput on the 2025-11-25 task path', () => {
+  it('asks the client with plain requests before the task exists, then runs the handler with the answers', async () => {
+    const f = legacyFixture();
+    const created = f.call('collects');
+    const question = await waitForQuestion(f);
+    expect(question.method).toBe('elicitation/create');
+    expect(question.params).not.toHaveProperty('_meta');
+    expect((await f.route('tasks/list', {})) as { tasks: unknown[] }).toEqual({ tasks: [] });
+    question.answer({ action: 'accept', content: { name: 'Ada' } });
+    const { task } = await created;
+    expect(await f.route('tasks/result', { taskId: task.taskId })).toMatchObject({
+      content: [{ type: 'text', text: '{"name":"Ada"} {"round":1}' }],
+    });
+  });
+});

@@ -90,6 +90,31 @@ export function legacyFixture(
         return { content: [{ type: 'text', text: 'reported' }] };
       },
     },
+    {
+      name: 'collects',
+      description: 'Asks for a name before its task exists',
+      taskSupport: 'required',
+      collectInput: (_args, ctx) =>
+        ctx.inputResponses.name === undefined
+          ? ctx.inputRequired({
+              inputRequests: {
+                name: {
+                  method: 'elicitation/create',
+                  params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+                },
+              },
+              state: { round: 1 },
+            })
+          : undefined,
+      handler: (_args, ctx) => ({
+        content: [
+          {
+            type: 'text',
+            text: `${JSON.stringify(ctx.inputResponses.name?.content)} ${JSON.stringify(ctx.requestState)}`,
+          },
+        ],
+      }),
+    },
     { name: 'plain', description: 'No task support', handler: () => ({ content: [] }) },
   ];
   const tools = new Map<string, RegisteredTool>(definitions.map((d) => [d.name, registerTool(d)]));
