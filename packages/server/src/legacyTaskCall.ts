@@ -7,13 +7,14 @@ import {
   type RequestContext,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
-import { isTerminalStatus, type TaskOperations } from '@mcp-tasks/task-store';
+import { isTaskStoreError, isTerminalStatus, type TaskOperations } from '@mcp-tasks/task-store';
 import type { RequestEnvelope } from './envelope.js';
 import { formatZodError, invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
 import { collectInputFromPeer } from './legacyTaskCollect.js';
 import { type LegacyPeerAsk, LegacyTaskInput } from './legacyTaskInput.js';
 import { LEGACY_TASK_WIRE, legacyTaskStatusNotification, toLegacyTask, withRelatedTask } from './legacyTaskWire.js';
+import { taskLimitError } from './taskLimitError.js';
 import { findTool, parseToolCallArguments, taskRequestMeta } from './toolCall.js';
 import { createToolContext, type RequestScope } from './toolContext.js';
 import { completeToolResult } from './toolInvocation.js';
@@ -92,11 +93,7 @@ export async function callToolAsLegacyTask(
   const parsed = await parseToolCallArguments(tool, params);
   const base = taskRequestMeta(tool, parsed.ok ? parsed.value : {}, envelope, context.principal);
   const meta: JsonObject = { ...base, wire: LEGACY_TASK_WIRE };
-  if (!parsed.ok) {
-    const task = await deps.ops.create(owner, { ttlMs, pollIntervalMs: deps.pollIntervalMs, requestMeta: meta });
-    const ended = await deps.ops.complete(owner, task.taskId, completeToolResult(parsed.result));
-    return { task: toLegacyTask(ended.found ? ended.record : task) };
-  }
+  if (!parsed.ok) return failedTask(deps, owner, ttlMs, meta, completeToolResult(parsed.result));
   const notify = request.notify ?? ((notification: TransportNotification) => context.notify(notification));
   const mrtr = await collectInputFromPeer(
     tool,
@@ -123,14 +120,15 @@ export async function callToolAsLegacyTask(
         notify: (notification) => notify({ ...notification, params: withRelatedTask(notification.params, taskId) }),
         streaming: () => request.sessionClosed?.aborted !== true,
       };
+      const { ops, maxInputRequestsPerTask: maxInputRequests } = deps;
       const input = new LegacyTaskInput({
-        ops: deps.ops,
+        ops,
         owner,
         inner: channel,
         taskId,
         ask: request.ask,
         signal,
-        maxInputRequests: deps.maxInputRequestsPerTask,
+        maxInputRequests,
       });
       return createToolContext(scope, input);
     },
@@ -138,6 +136,22 @@ export async function callToolAsLegacyTask(
   // `alwaysTask` makes the supervisor create the task before the tool runs, so the answer is its CreateTaskResult.
   if (created.resultType !== 'task') throw new Error('The supervisor answered without a task');
   return { task: toLegacyTask(created as CreateTaskResult) };
+}
+
+/** A task that has already failed with `result` (arguments that fail the schema): created and ended at once. */
+async function failedTask(
+  deps: LegacyTaskCallDeps,
+  owner: string,
+  ttlMs: number | null,
+  requestMeta: JsonObject,
+  result: JsonObject,
+): Promise<LegacyCreateTaskResult> {
+  const options = { ttlMs, pollIntervalMs: deps.pollIntervalMs, requestMeta };
+  const task = await deps.ops.create(owner, options).catch((error: unknown) => {
+    throw isTaskStoreError(error, 'task_limit') ? taskLimitError() : error;
+  });
+  const ended = await deps.ops.complete(owner, task.taskId, result);
+  return { task: toLegacyTask(ended.found ? ended.record : task) };
 }
 
 /** Reads `params.task` (`{ ttl? }`, milliseconds); `-32602` when malformed. */

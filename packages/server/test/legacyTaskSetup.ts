@@ -26,6 +26,7 @@ export function legacyFixture(
     listPageSize?: number;
     immediateResultMs?: number;
     envelope?: RequestEnvelope;
+    maxTasksPerOwner?: number;
   } = {},
 ) {
   const gate = deferred();
@@ -118,7 +119,9 @@ export function legacyFixture(
     { name: 'plain', description: 'No task support', handler: () => ({ content: [] }) },
   ];
   const tools = new Map<string, RegisteredTool>(definitions.map((d) => [d.name, registerTool(d)]));
-  const store = new InMemoryTaskStore();
+  const store = new InMemoryTaskStore(
+    options.maxTasksPerOwner === undefined ? {} : { maxTasksPerOwner: options.maxTasksPerOwner },
+  );
   const errors: unknown[] = [];
   const ttlMs = options.ttlMs === undefined ? 600_000 : options.ttlMs;
   const runtime = new TaskRuntime({

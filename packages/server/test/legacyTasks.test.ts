@@ -6,6 +6,7 @@ import {
   RELATED_TASK_META_KEY,
 } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
+import { TASK_LIMIT_ERROR_CODE } from '../src/index.js';
 import { legacyToolCallMode } from '../src/legacyTaskCall.js';
 import { LEGACY_TASK_CAPABILITIES, legacyToolWire } from '../src/legacyTaskWire.js';
 import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
@@ -71,6 +72,14 @@ describe('task-augmented tools/call (2025-11-25)', () => {
     const result = await f.route('tasks/result', { taskId: task.taskId });
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text' }] });
     expect(result).not.toHaveProperty('resultType');
+  });
+
+  it('L-T21: over the per-owner task limit a task-augmented call is -32029, also with bad arguments', async () => {
+    const f = legacyFixture({ maxTasksPerOwner: 1 });
+    await f.call('slow');
+    expect(await f.rejection(f.call('slow'))).toMatchObject({ code: TASK_LIMIT_ERROR_CODE });
+    expect(await f.rejection(f.call('typed', { n: 'x' }))).toMatchObject({ code: TASK_LIMIT_ERROR_CODE });
+    expect((await f.call('slow', {}, {}, 'session-b')).task.status).toBe('working');
   });
 
   it('L-T36: tools/list shows execution.taskSupport; the capability lists list, cancel, tools.call (L-T1)', () => {
