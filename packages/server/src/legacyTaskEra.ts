@@ -72,7 +72,7 @@ export function legacyTaskEraRoutes(
   for (const [method, route] of legacyTaskRoutes(methods)) {
     routes.set(method, async ({ params, owner, context, state }) => {
       if (state.protocolVersion !== TASKS_VERSION) throw methodNotFound(method);
-      return route({ params, owner, signal: context.signal, notify: (n) => state.session.notify(n) });
+      return route({ params, owner, signal: context.signal });
     });
   }
   return routes;

@@ -1,7 +1,5 @@
-import type { TransportNotification } from '@mcp-tasks/protocol';
 import { invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import type { LegacyTaskMethods } from './legacyTaskMethods.js';
 
 /** One 2025-11-25 task request, as the server's legacy layer hands it over. */
@@ -12,10 +10,6 @@ export interface LegacyTaskRouteRequest {
   readonly owner: string;
   /** The request's signal: aborting it ends a waiting `tasks/result` (it rejects with the signal's reason). */
   readonly signal: AbortSignal;
-  /** Sends a notification in the session. */
-  readonly notify: (notification: TransportNotification) => void;
-  /** Sends a request to the client in the session, where the transport has one. */
-  readonly ask?: LegacyPeerAsk;
 }
 
 /** Serves one 2025-11-25 task method: resolves with its result, rejects with a `ProtocolError` to answer. */

@@ -184,7 +184,7 @@ export function legacyFixture(
   const route = (method: string, params: JsonObject, owner = 'session-a', signal = new AbortController().signal) => {
     const handler = routes.get(method);
     if (handler === undefined) throw new Error(`no route ${method}`);
-    return handler({ params, owner, signal, notify: (n) => notifications.push(n) });
+    return handler({ params, owner, signal });
   };
 
   /** The JSON-RPC error a call rejects with. */
