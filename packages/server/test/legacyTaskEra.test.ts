@@ -71,6 +71,16 @@ describe('legacyTaskEraRoutes', () => {
     await vi.waitFor(() => expect(peer.notifications.map((n) => n.method)).toContain('notifications/tasks/status'));
   });
 
+  it('L-T19: status notifications stop when the session closes', async () => {
+    const { peer, send, f } = serve('2025-11-25', accept);
+    const { task } = LegacyCreateTaskResultSchema.parse(await send('tools/call', { name: 'slow', task: {} }));
+    peer.close();
+    f.gate.resolve();
+    await send('tasks/result', { taskId: task.taskId });
+    expect(peer.notifications).toEqual([]);
+    await vi.waitFor(() => expect(f.runtime.ops.stats().listenedTasks).toBe(0));
+  });
+
   it('L-T3/L-T25: without params.task, or in an older session, tools/call is served the ordinary way', async () => {
     const current = serve('2025-11-25', accept);
     expect(await current.send('tools/call', { name: 'slow' })).toEqual({ content: [], served: 'shared' });

@@ -80,6 +80,7 @@ describe('input during a 2025-11-25 task', () => {
       return LegacyTaskSchema.parse(n.params).status;
     });
     expect(statuses).toEqual(['input_required', 'working', 'completed']);
+    await vi.waitFor(() => expect(f.runtime.ops.stats().listenedTasks).toBe(0));
   });
 
   it('L-T11: a malformed answer or a refused request fails the question; the tool sees an error', async () => {

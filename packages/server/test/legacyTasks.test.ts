@@ -160,6 +160,13 @@ describe('tasks/get and tasks/result', () => {
     expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('failed');
   });
 
+  it('L-T21/L-T22: a task that expires while tasks/result waits answers -32602', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('slow', {}, { ttl: 30 });
+    expect(await f.rejection(f.route('tasks/result', { taskId: task.taskId }))).toMatchObject({ code: -32602 });
+    expect(await f.rejection(f.route('tasks/get', { taskId: task.taskId }))).toMatchObject({ code: -32602 });
+  });
+
   it('L-T22/L-T23: unknown, malformed and foreign task ids are -32602 on get, result and cancel', async () => {
     const f = legacyFixture();
     const { task } = await f.call('slow');
