@@ -11,6 +11,7 @@ import { isTaskStoreError, isTerminalStatus, type TaskOperations } from '@mcp-ta
 import type { RequestEnvelope } from './envelope.js';
 import { formatZodError, invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
 import { collectInputFromPeer } from './legacyTaskCollect.js';
 import { type LegacyPeerAsk, LegacyTaskInput } from './legacyTaskInput.js';
 import { LEGACY_TASK_WIRE, legacyTaskStatusNotification, toLegacyTask, withRelatedTask } from './legacyTaskWire.js';
@@ -30,6 +31,8 @@ export interface LegacyTaskCallDeps {
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
   readonly maxInputRequestsPerTask: number;
+  /** Waiting `tasks/result` requests, whose streams the task's questions prefer (shared with the task methods). */
+  readonly streams?: LegacyResultStreams;
 }
 
 /** One task-augmented `tools/call` in a 2025-11-25 session. */
@@ -120,7 +123,7 @@ export async function callToolAsLegacyTask(
         notify: (notification) => notify({ ...notification, params: withRelatedTask(notification.params, taskId) }),
         streaming: () => request.sessionClosed?.aborted !== true,
       };
-      const { ops, maxInputRequestsPerTask: maxInputRequests } = deps;
+      const { ops, maxInputRequestsPerTask: maxInputRequests, streams } = deps;
       const input = new LegacyTaskInput({
         ops,
         owner,
@@ -129,6 +132,7 @@ export async function callToolAsLegacyTask(
         ask: request.ask,
         signal,
         maxInputRequests,
+        streams,
       });
       return createToolContext(scope, input);
     },

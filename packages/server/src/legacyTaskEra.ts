@@ -1,7 +1,14 @@
-import type { PeerSession, RequestContext } from '@mcp-tasks/protocol';
+import type {
+  OutboundRequest,
+  PeerRequestOptions,
+  PeerSession,
+  RequestContext,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from './envelope.js';
 import { methodNotFound } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
 import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } from './legacyTaskCall.js';
 import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import type { LegacyTaskMethods } from './legacyTaskMethods.js';
@@ -27,13 +34,13 @@ export interface LegacySessionRouteRequest {
 /** Serves one method in a 2025-era session. */
 export type LegacySessionRoute = (request: LegacySessionRouteRequest) => Promise<JsonObject>;
 
-/**
- * Asks the client through its session (never the stream of the request that created the task, which has ended by
- * then): a JSON-RPC error answer rejects with a plain `Error` naming the method and the client's code.
- */
-export function sessionAsk(session: PeerSession): LegacyPeerAsk {
+/** Sends one server-to-client request and resolves with the client's response (an error response too). */
+type PeerSend = (message: OutboundRequest, options: PeerRequestOptions) => Promise<TransportResponse>;
+
+/** A JSON-RPC error answer rejects with a plain `Error` naming the method and the client's code. */
+export function peerAsk(send: PeerSend): LegacyPeerAsk {
   return async (request, signal) => {
-    const response = await session.request(request, { signal });
+    const response = await send(request, { signal });
     if ('error' in response) {
       const { code, message } = response.error;
       throw new Error(`The client answered ${request.method} with error ${code}: ${message}`);
@@ -45,8 +52,9 @@ export function sessionAsk(session: PeerSession): LegacyPeerAsk {
 /**
  * The routes of the experimental tasks for the legacy layer, by method: `tools/call` (task-augmented in a
  * 2025-11-25 session; anything else goes to `shared`), `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`
- * (`-32601` in sessions of older versions). Task questions go to the client as requests in its session, status
- * notifications as session notifications until the session closes.
+ * (`-32601` in sessions of older versions). Task questions go to the client on the stream of a waiting
+ * `tasks/result` of the task (when `call.streams` and `methods` share one {@link LegacyResultStreams}), else as
+ * requests in its session; status notifications go to the session until it closes.
  */
 export function legacyTaskEraRoutes(
   call: LegacyTaskCallDeps,
@@ -64,7 +72,8 @@ export function legacyTaskEraRoutes(
       owner: request.owner,
       envelope: request.envelope,
       context: request.context,
-      ask: sessionAsk(session),
+      // Through the session, never the stream of this request: that one ends with the `{ task }` answer.
+      ask: peerAsk((message, options) => session.request(message, options)),
       notify: (notification) => session.notify(notification),
       sessionClosed: session.closed,
     });
@@ -72,7 +81,10 @@ export function legacyTaskEraRoutes(
   for (const [method, route] of legacyTaskRoutes(methods)) {
     routes.set(method, async ({ params, owner, context, state }) => {
       if (state.protocolVersion !== TASKS_VERSION) throw methodNotFound(method);
-      return route({ params, owner, signal: context.signal });
+      const { request } = context;
+      const ask =
+        request === undefined ? undefined : peerAsk((message, options) => request.call(context, message, options));
+      return route({ params, owner, signal: context.signal, ask });
     });
   }
   return routes;

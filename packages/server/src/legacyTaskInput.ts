@@ -2,6 +2,7 @@ import type { InputRequest, InputResponse, OutboundRequest } from '@mcp-tasks/pr
 import type { TaskOperations } from '@mcp-tasks/task-store';
 import { checkInputAnswers } from './inputAnswers.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
 import { withRelatedTask } from './legacyTaskWire.js';
 import type { InputChannel, ToolMode } from './toolContext.js';
 
@@ -24,6 +25,8 @@ export interface LegacyTaskInputOptions {
   readonly signal: AbortSignal;
   /** Most questions outstanding at once. */
   readonly maxInputRequests: number;
+  /** Waiting `tasks/result` requests: a question goes on the newest one's stream when there is one. */
+  readonly streams?: LegacyResultStreams | undefined;
 }
 
 /**
@@ -86,7 +89,9 @@ export class LegacyTaskInput implements InputChannel {
     const params = withRelatedTask(request.params as JsonObject | undefined, taskId);
     let answers: Record<string, InputResponse>;
     try {
-      const answer = await ask({ method: request.method, params }, signal);
+      const outbound = { method: request.method, params };
+      const { streams } = this.#options;
+      const answer = await (streams === undefined ? ask(outbound, signal) : streams.ask(taskId, ask, outbound, signal));
       answers = checkInputAnswers({ [key]: answer }, { [key]: request.method });
     } catch (error) {
       if (signal.aborted) throw error;

@@ -2,6 +2,8 @@ import { ErrorCode, type LegacyListTasksResult, type LegacyTask, ProtocolError }
 import { isTaskStoreError, isTerminalStatus, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
 import { invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
+import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import { isLegacyTask, legacyTaskPayload, legacyTaskStatus, toLegacyTask } from './legacyTaskWire.js';
 import { TaskAbortError } from './taskAbort.js';
 
@@ -12,6 +14,8 @@ export interface LegacyTaskMethodsDeps {
   readonly abortLocal: (taskId: string, reason: TaskAbortError) => void;
   /** Most tasks on one `tasks/list` page. @default 50 */
   readonly listPageSize?: number;
+  /** Where a waiting `tasks/result` offers its stream for the task's questions (shared with the task calls). */
+  readonly streams?: LegacyResultStreams;
 }
 
 function notFound(taskId: string): ProtocolError {
@@ -28,9 +32,11 @@ export class LegacyTaskMethods {
   readonly #ops: TaskOperations;
   readonly #abortLocal: (taskId: string, reason: TaskAbortError) => void;
   readonly #pageSize: number;
+  readonly #streams: LegacyResultStreams | undefined;
 
   constructor(deps: LegacyTaskMethodsDeps) {
     this.#ops = deps.ops;
+    this.#streams = deps.streams;
     this.#abortLocal = deps.abortLocal;
     this.#pageSize = deps.listPageSize ?? 50;
   }
@@ -44,11 +50,18 @@ export class LegacyTaskMethods {
    * `tasks/result`: waits until the task is terminal (or `signal` aborts: rejects with its reason), then answers
    * exactly what the tool call would have: its `CallToolResult` (also one with `isError: true`) with the
    * related-task `_meta`, or throws the JSON-RPC error it failed with. A cancelled task has no outcome: `-32603`.
-   * A task that expires meanwhile is `-32602`.
+   * A task that expires meanwhile is `-32602`. With `ask` (the way to the client on this request's own stream),
+   * the task's questions go there while this call waits.
    */
-  async result(owner: string, taskId: string, signal?: AbortSignal): Promise<JsonObject> {
+  async result(owner: string, taskId: string, signal: AbortSignal, ask?: LegacyPeerAsk): Promise<JsonObject> {
     await this.#find(owner, taskId);
-    const ended = await this.#ops.waitForEnd(owner, taskId, signal);
+    const release = ask === undefined ? undefined : this.#streams?.hold(taskId, ask, signal);
+    let ended: TaskRecord | undefined;
+    try {
+      ended = await this.#ops.waitForEnd(owner, taskId, signal);
+    } finally {
+      release?.();
+    }
     if (ended === undefined) throw notFound(taskId);
     switch (ended.status) {
       case 'completed':

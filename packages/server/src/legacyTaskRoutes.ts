@@ -1,5 +1,6 @@
 import { invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import type { LegacyTaskMethods } from './legacyTaskMethods.js';
 
 /** One 2025-11-25 task request, as the server's legacy layer hands it over. */
@@ -10,6 +11,11 @@ export interface LegacyTaskRouteRequest {
   readonly owner: string;
   /** The request's signal: aborting it ends a waiting `tasks/result` (it rejects with the signal's reason). */
   readonly signal: AbortSignal;
+  /**
+   * The way to the client on this request's own stream (over Streamable HTTP), where the transport has one: a
+   * waiting `tasks/result` offers it for the task's questions.
+   */
+  readonly ask?: LegacyPeerAsk | undefined;
 }
 
 /** Serves one 2025-11-25 task method: resolves with its result, rejects with a `ProtocolError` to answer. */
@@ -36,7 +42,7 @@ export function legacyTaskRoutes(methods: LegacyTaskMethods): ReadonlyMap<string
   return new Map<string, LegacyTaskRoute>([
     // Async, so a malformed param rejects like every other error instead of throwing at the caller.
     ['tasks/get', async ({ params, owner }) => methods.get(owner, readTaskId(params))],
-    ['tasks/result', async ({ params, owner, signal }) => methods.result(owner, readTaskId(params), signal)],
+    ['tasks/result', async ({ params, owner, signal, ask }) => methods.result(owner, readTaskId(params), signal, ask)],
     ['tasks/list', async ({ params, owner }) => methods.list(owner, readCursor(params))],
     ['tasks/cancel', async ({ params, owner }) => methods.cancel(owner, readTaskId(params))],
   ]);

@@ -35,14 +35,14 @@ function serve(version: string, reply: (request: OutboundRequest) => TransportRe
   const routes = legacyTaskEraRoutes(f.deps, f.methods);
   const peer = fakeSession(reply);
   const shared = vi.fn(async (): Promise<JsonObject> => ({ content: [], served: 'shared' }));
-  const send = (method: string, params: JsonObject) => {
+  const send = (method: string, params: JsonObject, context = fakeContext().context) => {
     const route = routes.get(method);
     if (route === undefined) throw new Error(`no route ${method}`);
     return route({
       params,
       owner: 'session-1',
       envelope: { ...ENVELOPE, protocolVersion: version },
-      context: fakeContext().context,
+      context,
       state: { protocolVersion: version, session: peer.session },
       shared,
     });
@@ -108,5 +108,38 @@ describe('legacyTaskEraRoutes', () => {
       content: [{ type: 'text', text: expect.stringContaining('error -32601: Method not found') }],
     });
     expect((await send('tasks/get', { taskId: task.taskId })).status).toBe('failed');
+  });
+
+  it('L-T12: a question goes on the stream of a waiting tasks/result; back to the session if that stream ends', async () => {
+    const { peer, send, f } = serve('2025-11-25', accept);
+    const { task } = LegacyCreateTaskResultSchema.parse(await send('tools/call', { name: 'asks_later', task: {} }));
+    const onStream: OutboundRequest[] = [];
+    const controller = new AbortController();
+    const streamContext = {
+      ...fakeContext().context,
+      signal: controller.signal,
+      request: (message: OutboundRequest, options?: { signal?: AbortSignal }) =>
+        new Promise<TransportResponse>((_resolve, reject) => {
+          onStream.push(message);
+          options?.signal?.addEventListener('abort', () => reject(new Error('stream closed')));
+          controller.signal.addEventListener('abort', () => reject(new Error('stream closed')));
+        }),
+    };
+    const waiting = send('tasks/result', { taskId: task.taskId }, streamContext).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(f.streams.size).toBe(1));
+    f.gate.resolve();
+    await vi.waitFor(() => expect(onStream).toHaveLength(1));
+    expect(onStream[0]).toMatchObject({
+      method: 'elicitation/create',
+      params: { _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } } },
+    });
+    expect(peer.requests).toEqual([]);
+    controller.abort(new Error('client closed the stream'));
+    expect(await waiting).toEqual(new Error('client closed the stream'));
+    expect(await send('tasks/result', { taskId: task.taskId })).toMatchObject({
+      content: [{ type: 'text', text: 'later: accept' }],
+    });
+    expect(peer.requests.map((request) => request.method)).toEqual(['elicitation/create']);
+    expect(f.streams.size).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { onTestFinished } from 'vitest';
 import { z } from 'zod';
 import type { RequestEnvelope } from '../src/envelope.js';
 import type { JsonObject } from '../src/jsonRpc.js';
+import { LegacyResultStreams } from '../src/legacyResultStreams.js';
 import { callToolAsLegacyTask, type LegacyTaskCallDeps } from '../src/legacyTaskCall.js';
 import type { LegacyPeerAsk } from '../src/legacyTaskInput.js';
 import { LegacyTaskMethods } from '../src/legacyTaskMethods.js';
@@ -82,6 +83,16 @@ export function legacyFixture(
       handler: (args) => ({ content: [{ type: 'text', text: String((args as { n: number }).n) }] }),
     },
     {
+      name: 'asks_later',
+      description: 'Asks once the test opens the gate',
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        await gate.promise;
+        const answer = await ctx.elicit({ message: 'Now?', requestedSchema: { type: 'object', properties: {} } });
+        return { content: [{ type: 'text', text: `later: ${answer.action}` }] };
+      },
+    },
+    {
       name: 'reports_progress',
       description: 'Reports progress and logs once',
       taskSupport: 'optional',
@@ -141,7 +152,9 @@ export function legacyFixture(
     await runtime.close(100, false);
     await store.close();
   });
+  const streams = new LegacyResultStreams();
   const deps: LegacyTaskCallDeps = {
+    streams,
     tools,
     ops: runtime.ops,
     supervisor: runtime.supervisor,
@@ -150,6 +163,7 @@ export function legacyFixture(
     maxInputRequestsPerTask: 4,
   };
   const methods = new LegacyTaskMethods({
+    streams,
     ops: runtime.ops,
     abortLocal: (taskId, reason) => runtime.supervisor.abort(taskId, reason),
     ...(options.listPageSize === undefined ? {} : { listPageSize: options.listPageSize }),
@@ -204,6 +218,7 @@ export function legacyFixture(
   };
 
   return {
+    streams,
     gate,
     aborted,
     tool,
