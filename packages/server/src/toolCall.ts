@@ -14,7 +14,7 @@ import {
   type RequestScope,
 } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
-import { type RegisteredTool, readArguments } from './toolRegistry.js';
+import { type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
 
 /** What `tools/call` needs from the server. */
@@ -48,22 +48,14 @@ export interface ToolCallRequest {
  */
 export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<ToolCallResult> {
   const { params, envelope, context, owner } = request;
-  if (typeof params.name !== 'string') throw invalidParams('Invalid params: name must be a string');
-  const tool = deps.tools.get(params.name);
-  if (tool === undefined) throw invalidParams(`Invalid params: unknown tool ${params.name}`);
-  const args = readArguments(params);
+  const tool = findTool(deps.tools, params);
 
   const declared = declaresTasks(envelope.clientCapabilities);
   if (tool.taskSupport === 'required' && !declared) {
     throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `Tool ${tool.definition.name} runs only as a task`);
   }
-  if (args === undefined) {
-    return completeToolResult(
-      toolErrorResult(`Invalid arguments for tool ${tool.definition.name}: expected an object`),
-    );
-  }
-  const parsed = await tool.parseArguments(args);
-  if (!parsed.ok) return completeToolResult(toolErrorResult(parsed.message));
+  const parsed = await parseToolCallArguments(tool, params);
+  if (!parsed.ok) return completeToolResult(parsed.result);
 
   const mrtrParams = readMrtrParams(params);
   const binding = { method: 'tools/call', name: tool.definition.name, principal: owner };
@@ -120,11 +112,38 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   }
 }
 
+/** The tool `params.name` names; `-32602` when the name is missing or unknown. */
+export function findTool(tools: ReadonlyMap<string, RegisteredTool>, params: JsonObject): RegisteredTool {
+  if (typeof params.name !== 'string') throw invalidParams('Invalid params: name must be a string');
+  const tool = tools.get(params.name);
+  if (tool === undefined) throw invalidParams(`Invalid params: unknown tool ${params.name}`);
+  return tool;
+}
+
+/**
+ * Validates `params.arguments` (absent means `{}`) against the tool's input schema: the parsed value, or the
+ * `isError` result that tells the model what was wrong.
+ */
+export async function parseToolCallArguments(
+  tool: RegisteredTool,
+  params: JsonObject,
+): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly result: ToolResult }> {
+  const args = readArguments(params);
+  if (args === undefined) {
+    return {
+      ok: false,
+      result: toolErrorResult(`Invalid arguments for tool ${tool.definition.name}: expected an object`),
+    };
+  }
+  const parsed = await tool.parseArguments(args);
+  return parsed.ok ? parsed : { ok: false, result: toolErrorResult(parsed.message) };
+}
+
 /**
  * What a task stores about the call that created it: the tool's name, and for a `resumable` tool what another
  * instance needs to run it again (arguments, the request's version, capabilities and principal).
  */
-function taskRequestMeta(
+export function taskRequestMeta(
   tool: RegisteredTool,
   args: unknown,
   envelope: RequestEnvelope,

@@ -59,6 +59,10 @@ export interface ToolLaunch {
   readonly makeContext: (channel: InputChannel, signal: AbortSignal, streaming: () => boolean) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
   readonly signal: AbortSignal;
+  /** Create the task at once, whatever `immediateResultMs` says: the answer is always a `CreateTaskResult`. */
+  readonly alwaysTask?: boolean;
+  /** The task's lifetime from creation, instead of the supervisor's `ttlMs`. */
+  readonly ttlMs?: number | null;
 }
 
 /** A tool this instance runs, from its start until its outcome is written. */
@@ -118,10 +122,10 @@ export class ToolSupervisor {
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
     let work: Promise<unknown> = Promise.resolve();
-    const task = this.#deferredTask(call, () => this.#create(call, launch.requestMeta));
+    const task = this.#deferredTask(call, () => this.#create(call, launch));
     const live = () => !this.#closed && !signal.aborted;
     try {
-      if (this.#options.immediateResultMs <= 0) await task.create();
+      if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
       const ctx = launch.makeContext(task, call.controller.signal, () => task.creation === undefined);
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
@@ -229,7 +233,7 @@ export class ToolSupervisor {
   }
 
   /** Listens to the task (before it exists: nothing to undo if creation fails), then creates it with a lease. */
-  async #create(call: RunningTool, requestMeta: JsonObject): Promise<TaskRecord> {
+  async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
     const unlisten = ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
@@ -238,9 +242,9 @@ export class ToolSupervisor {
     try {
       record = await ops.create(call.owner, {
         taskId: call.taskId,
-        ttlMs: this.#options.ttlMs,
+        ttlMs: launch.ttlMs === undefined ? this.#options.ttlMs : launch.ttlMs,
         pollIntervalMs: this.#options.pollIntervalMs,
-        requestMeta,
+        requestMeta: launch.requestMeta,
         lease: { worker: this.#options.workerId, until: leaseUntil },
       });
     } catch (error) {

@@ -28,6 +28,7 @@ function flakyStore(failing: (next: TaskRecord, attempt: number) => Error | unde
   const store: TaskStore = {
     create: (owner, options) => inner.create(owner, options),
     get: (owner, taskId) => inner.get(owner, taskId),
+    list: (owner, options) => inner.list(owner, options),
     swap: async (owner, taskId, version, next) => {
       if (next.status === 'completed') counts.completing += 1;
       const error = failing(next, counts.completing);

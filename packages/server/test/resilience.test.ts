@@ -31,6 +31,7 @@ function cuttable(inner: TaskStore) {
   const store: TaskStore = {
     create: guard((owner, options) => inner.create(owner, options)),
     get: guard((owner, taskId) => inner.get(owner, taskId)),
+    list: guard((owner, options) => inner.list(owner, options)),
     swap: guard((owner, taskId, version, next) => inner.swap(owner, taskId, version, next)),
     expireDue: guard((now, limit) => inner.expireDue(now, limit)),
     lapsedLeases: guard((now, limit) => inner.lapsedLeases(now, limit)),

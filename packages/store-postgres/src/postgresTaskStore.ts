@@ -1,10 +1,15 @@
 import {
   type CreateTaskOptions,
+  checkListLimit,
   createTaskIdGenerator,
+  decodeListCursor,
+  encodeListCursor,
   isTerminalStatus,
+  type ListTasksOptions,
   type SwapResult,
   type TaskListener,
   type TaskOwner,
+  type TaskPage,
   type TaskRecord,
   type TaskStore,
   TaskStoreError,
@@ -162,6 +167,23 @@ export class PostgresTaskStore implements TaskStore {
     this.#assertOpen();
     await this.migrate();
     return (await this.#records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
+  }
+
+  /** One indexed keyset query (owner, creation time, id); reads one row more than the page to tell if more follow. */
+  async list(owner: TaskOwner, options: ListTasksOptions): Promise<TaskPage> {
+    this.#assertOpen();
+    const { limit, cursor } = options;
+    checkListLimit(limit);
+    const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+    await this.migrate();
+    const base = [encodeText(owner), Date.now(), limit + 1];
+    const rows =
+      after === undefined
+        ? await this.#records(this.#sql.list, base)
+        : await this.#records(this.#sql.listAfter, [...base, after.createdAt, encodeText(after.taskId)]);
+    if (rows.length <= limit) return { tasks: rows };
+    const tasks = rows.slice(0, limit);
+    return { tasks, nextCursor: encodeListCursor(tasks[tasks.length - 1] as TaskRecord) };
   }
 
   async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {

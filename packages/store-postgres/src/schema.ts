@@ -25,6 +25,8 @@ export interface Statements {
   readonly evictFinished: string;
   readonly lockOwner: string;
   readonly get: string;
+  readonly list: string;
+  readonly listAfter: string;
   readonly getMany: string;
   readonly swap: string;
   readonly expireDue: string;
@@ -35,6 +37,15 @@ export interface Statements {
 
 /** The database's clock in epoch ms (tombstone times do not depend on the `now` a caller passes). */
 const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
+/** A task's creation time as the listing sorts it: the record's ISO 8601 text, compared byte by byte. */
+const CREATED_AT = `(record->>'createdAt') COLLATE "C"`;
+
+/** The rows a listing pages through: one owner's tasks not past their deadline. */
+function listFrom(table: string): string {
+  return `SELECT record::text AS record FROM ${table}
+      WHERE owner = $1 AND (deadline IS NULL OR deadline > $2)`;
+}
 
 /** The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease, record. */
 const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, record, seq';
@@ -74,6 +85,7 @@ export function statementsFor(table: string): Statements {
       CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
       CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
       CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
+      CREATE INDEX IF NOT EXISTS ${table}_owner_created ON ${table} (owner, ${CREATED_AT}, task_id COLLATE "C");
       CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
       CREATE TABLE IF NOT EXISTS ${expired} (
         seq bigint PRIMARY KEY,
@@ -97,6 +109,10 @@ export function statementsFor(table: string): Statements {
         ORDER BY seq DESC OFFSET $2)`,
     lockOwner: `SELECT pg_advisory_xact_lock(hashtext('${table}'), hashtext($1))`,
     get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND owner = $2`,
+    // Keyset pages in creation order ($1 owner, $2 now in epoch ms, $3 limit; listAfter: $4/$5 the last position).
+    list: `${listFrom(table)} ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
+    listAfter: `${listFrom(table)} AND (${CREATED_AT}, task_id COLLATE "C") > ($4::text COLLATE "C", $5::text COLLATE "C")
+      ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
     // The conditional write of every transition; the notification is sent when it commits.
     swap: `WITH written AS (

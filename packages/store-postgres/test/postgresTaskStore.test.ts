@@ -34,6 +34,32 @@ describe('PostgresTaskStore', () => {
     await expect(store.create('bob', { ttlMs: null })).resolves.toMatchObject({ owner: 'bob' });
   });
 
+  it('lists by keyset on its index: a page read on one instance continues on another, NUL owners included', async () => {
+    const table = `tasks_${++tables}`;
+    const a = open({}, table);
+    const b = open({}, table);
+    const owner = 'anon\u0000one';
+    const created = [];
+    for (let i = 0; i < 5; i++) created.push(await a.create(owner, { ttlMs: null }));
+    await a.create('other', { ttlMs: null });
+    const first = await a.list(owner, { limit: 3 });
+    const rest = await b.list(owner, {
+      limit: 3,
+      ...(first.nextCursor === undefined ? {} : { cursor: first.nextCursor }),
+    });
+    expect(rest.nextCursor).toBeUndefined();
+    const ids = [...first.tasks, ...rest.tasks].map((task) => task.taskId);
+    expect(ids.sort()).toEqual(created.map((task) => task.taskId).sort());
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    onTestFinished(() => client.end());
+    const indexes = await client.query(`SELECT indexdef FROM pg_indexes WHERE tablename = $1 AND indexname = $2`, [
+      table,
+      `${table}_owner_created`,
+    ]);
+    expect(indexes.rows).toHaveLength(1);
+  });
+
   it('rejects a ttl above maxTtlMs, or null under a maximum, with ttl_limit', async () => {
     const store = open({ maxTtlMs: 60_000 });
     expect(isTaskStoreError(await rejection(store.create('alice', { ttlMs: 60_001 })), 'ttl_limit')).toBe(true);

@@ -5,14 +5,17 @@ import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
 import { OwnerTally } from './ownerTally.js';
+import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
 import {
   type CreateTaskOptions,
   isTerminalStatus,
+  type ListTasksOptions,
   type SwapResult,
   type TaskListener,
   type TaskOwner,
+  type TaskPage,
   type TaskRecord,
   type TaskStore,
   type TaskStoreLimits,
@@ -129,6 +132,27 @@ export class InMemoryTaskStore implements TaskStore {
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     return this.#find(owner, taskId);
+  }
+
+  /**
+   * Scans every stored task (the cost grows with all tasks stored, not with the page): listing is a rare,
+   * human-paced call, and an index per owner would tax every create and expiry instead.
+   */
+  async list(owner: TaskOwner, options: ListTasksOptions): Promise<TaskPage> {
+    this.#assertOpen();
+    checkListLimit(options.limit);
+    const after = options.cursor === undefined ? undefined : decodeListCursor(options.cursor);
+    const now = this.#now();
+    const mine: TaskRecord[] = [];
+    for (const record of this.#records.values()) {
+      if (record.owner !== owner) continue;
+      if (record.ttlMs !== null && Date.parse(record.createdAt) + record.ttlMs <= now) continue;
+      if (after === undefined || compareListPosition(record, after) > 0) mine.push(record);
+    }
+    mine.sort(compareListPosition);
+    if (mine.length <= options.limit) return { tasks: mine };
+    const tasks = mine.slice(0, options.limit);
+    return { tasks, nextCursor: encodeListCursor(tasks[tasks.length - 1] as TaskRecord) };
   }
 
   async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {

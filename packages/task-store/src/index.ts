@@ -1,5 +1,7 @@
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
+export type { TaskListPosition } from './listCursor.js';
+export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
 export type { TaskOperationsOptions } from './taskOperations.js';
@@ -10,6 +12,7 @@ export type {
   InputResponse,
   InputResponses,
   JsonObject,
+  ListTasksOptions,
   RequestInputResult,
   ResolveInputsResult,
   SwapResult,
@@ -19,6 +22,7 @@ export type {
   TaskLease,
   TaskListener,
   TaskOwner,
+  TaskPage,
   TaskRecord,
   TaskRecordPatch,
   TaskStatus,

@@ -7,12 +7,14 @@ import {
   type InputResponses,
   isTerminalStatus,
   type JsonObject,
+  type ListTasksOptions,
   type RequestInputResult,
   type ResolveInputsResult,
   type SwapResult,
   type TaskError,
   type TaskListener,
   type TaskOwner,
+  type TaskPage,
   type TaskRecord,
   type TaskRecordPatch,
   type TaskStore,
@@ -87,6 +89,11 @@ export class TaskOperations {
   /** The current record, or undefined for an unknown, expired or another owner's task. */
   get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     return this.store.get(owner, taskId);
+  }
+
+  /** One page of `owner`'s tasks, oldest first (see `TaskStore.list`). */
+  list(owner: TaskOwner, options: ListTasksOptions): Promise<TaskPage> {
+    return this.store.list(owner, options);
   }
 
   /**

@@ -153,6 +153,22 @@ export type TaskListener = (event: TaskEvent) => void;
 /** Stops a subscription. Idempotent; afterwards nobody holds a reference to the listener. */
 export type Unsubscribe = () => void;
 
+/** What `list` reads: one page of an owner's tasks. */
+export interface ListTasksOptions {
+  /** The `nextCursor` of the previous page; absent for the first page. */
+  readonly cursor?: string | undefined;
+  /** Most tasks on the page (a positive integer). */
+  readonly limit: number;
+}
+
+/** One page of `list`. */
+export interface TaskPage {
+  /** The owner's tasks in creation order (oldest first; ties broken by task id). */
+  readonly tasks: readonly TaskRecord[];
+  /** Present exactly when more tasks follow; pass it to get the next page. Opaque. */
+  readonly nextCursor?: string;
+}
+
 /** Work done by one expiry sweep; stores report it so tests can assert cost without timing. */
 export interface SweepStats {
   /** Deadline entries inspected (popped or peeked) during the sweep. */
@@ -195,6 +211,14 @@ export interface TaskStore {
   create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord>;
   /** The current record, or undefined for an unknown, expired or another owner's task (indistinguishable). */
   get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * One page of `owner`'s tasks (every status, terminal ones included, but not those past their TTL) in creation
+   * order, oldest first, ties broken by task id. Paging is by position (the last task's creation time and id), not
+   * by offset: tasks created or removed between pages neither shift nor repeat the ones after the cursor. Another
+   * owner's tasks never appear. Rejects with `TaskStoreError` `invalid_cursor` for a cursor this store did not hand
+   * out and `invalid_argument` for a `limit` that is not a positive integer.
+   */
+  list(owner: TaskOwner, options: ListTasksOptions): Promise<TaskPage>;
   /**
    * Replaces the record by `next` if it is still at `expectedVersion` and not terminal: the one conditional write
    * every transition goes through. `next` must be the same task and owner at `expectedVersion + 1` (a function of

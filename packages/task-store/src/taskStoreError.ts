@@ -12,12 +12,14 @@ export type TaskStoreErrorCode =
   | 'task_not_found'
   /** The awaited input key is not outstanding and has no undelivered answer. */
   | 'unknown_input_key'
+  /** A `list` cursor that the store did not hand out (malformed or tampered with). */
+  | 'invalid_cursor'
   /** The store was closed. */
   | 'closed';
 
 /**
- * The error a task store rejects with. Callers match on `code`; the server runtime maps `task_not_found` to
- * `-32602` and limits to a clear JSON-RPC error of its choosing.
+ * The error a task store rejects with. Callers match on `code`; the server runtime maps `task_not_found` and
+ * `invalid_cursor` to `-32602` and limits to a clear JSON-RPC error of its choosing.
  */
 export class TaskStoreError extends Error {
   override readonly name = 'TaskStoreError';

@@ -5,6 +5,7 @@ import { coreContract } from './coreContract.js';
 import { inputContract } from './inputContract.js';
 import { lifecycleContract } from './lifecycleContract.js';
 import { limitsContract } from './limitsContract.js';
+import { listContract } from './listContract.js';
 import { ownershipContract } from './ownershipContract.js';
 
 export type { OpenStore, TaskStoreFactory } from './contractContext.js';
@@ -13,7 +14,7 @@ export { withLatency } from './latencyStore.js';
 
 /**
  * Registers the TaskStore contract suite (vitest `describe`/`it`) for the store `factory` builds: the store core
- * (swap, expireDue, lapsedLeases, watch) and the task operations on top of it, with real time. Every store must
+ * (swap, list, expireDue, lapsedLeases, watch) and the task operations on top of it, with real time. Every store must
  * pass it unchanged, also through `withLatency`. The factory is called once per test and must return an empty
  * store honouring the given limits; each store is closed by the suite.
  */
@@ -24,6 +25,7 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
     lifecycleContract(open);
     inputContract(open);
     ownershipContract(open);
+    listContract(open);
     concurrencyContract(open);
     limitsContract(open);
   });

@@ -20,6 +20,7 @@ export function withLatency(inner: TaskStore, latencyMs = 2): TaskStore {
   return {
     create: late((owner, options) => inner.create(owner, options)),
     get: late((owner, taskId) => inner.get(owner, taskId)),
+    list: late((owner, options) => inner.list(owner, options)),
     swap: late((owner, taskId, version, next) => inner.swap(owner, taskId, version, next)),
     expireDue: late((now, limit) => inner.expireDue(now, limit)),
     lapsedLeases: late((now, limit) => inner.lapsedLeases(now, limit)),

@@ -1,0 +1,91 @@
+import type {
+  OutboundRequest,
+  PeerRequestOptions,
+  PeerSession,
+  RequestContext,
+  TransportResponse,
+} from '@mcp-tasks/protocol';
+import type { RequestEnvelope } from './envelope.js';
+import { methodNotFound } from './errors.js';
+import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
+import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } from './legacyTaskCall.js';
+import type { LegacyPeerAsk } from './legacyTaskInput.js';
+import type { LegacyTaskMethods } from './legacyTaskMethods.js';
+import { legacyTaskRoutes } from './legacyTaskRoutes.js';
+
+/** The version whose sessions have the experimental tasks. */
+const TASKS_VERSION = '2025-11-25';
+
+/** One request of an initialized 2025-era session, as the server's legacy layer routes it. */
+export interface LegacySessionRouteRequest {
+  readonly params: JsonObject;
+  /** Who owns the session's tasks: the principal, or a value naming the session when there is none. */
+  readonly owner: string;
+  /** Built from the session (negotiated version, `initialize` capabilities, log level) and this request. */
+  readonly envelope: RequestEnvelope;
+  readonly context: RequestContext;
+  /** The session's state: its negotiated version and the session itself. */
+  readonly state: { readonly protocolVersion: string; readonly session: PeerSession };
+  /** Serves the request the ordinary way (a `tools/call` without `params.task`). */
+  readonly shared: () => Promise<JsonObject>;
+}
+
+/** Serves one method in a 2025-era session. */
+export type LegacySessionRoute = (request: LegacySessionRouteRequest) => Promise<JsonObject>;
+
+/** Sends one server-to-client request and resolves with the client's response (an error response too). */
+type PeerSend = (message: OutboundRequest, options: PeerRequestOptions) => Promise<TransportResponse>;
+
+/** A JSON-RPC error answer rejects with a plain `Error` naming the method and the client's code. */
+export function peerAsk(send: PeerSend): LegacyPeerAsk {
+  return async (request, signal) => {
+    const response = await send(request, { signal });
+    if ('error' in response) {
+      const { code, message } = response.error;
+      throw new Error(`The client answered ${request.method} with error ${code}: ${message}`);
+    }
+    return response.result;
+  };
+}
+
+/**
+ * The routes of the experimental tasks for the legacy layer, by method: `tools/call` (task-augmented in a
+ * 2025-11-25 session; anything else goes to `shared`), `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`
+ * (`-32601` in sessions of older versions). Task questions go to the client on the stream of a waiting
+ * `tasks/result` of the task (when `call.streams` and `methods` share one {@link LegacyResultStreams}), else as
+ * requests in its session; status notifications go to the session until it closes.
+ */
+export function legacyTaskEraRoutes(
+  call: LegacyTaskCallDeps,
+  methods: LegacyTaskMethods,
+): ReadonlyMap<string, LegacySessionRoute> {
+  const routes = new Map<string, LegacySessionRoute>();
+  routes.set('tools/call', async (request) => {
+    const { params, state } = request;
+    if (state.protocolVersion !== TASKS_VERSION || legacyToolCallMode(call.tools, params) !== 'task') {
+      return request.shared();
+    }
+    const { session } = state;
+    return callToolAsLegacyTask(call, {
+      params,
+      owner: request.owner,
+      envelope: request.envelope,
+      context: request.context,
+      // Through the session, never the stream of this request: that one ends with the `{ task }` answer.
+      ask: peerAsk((message, options) => session.request(message, options)),
+      notify: (notification) => session.notify(notification),
+      sessionClosed: session.closed,
+    });
+  });
+  for (const [method, route] of legacyTaskRoutes(methods)) {
+    routes.set(method, async ({ params, owner, context, state }) => {
+      if (state.protocolVersion !== TASKS_VERSION) throw methodNotFound(method);
+      const { request } = context;
+      const ask =
+        request === undefined ? undefined : peerAsk((message, options) => request.call(context, message, options));
+      return route({ params, owner, signal: context.signal, ask });
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,103 @@
+import type { InputRequest, InputResponse, OutboundRequest } from '@mcp-tasks/protocol';
+import type { TaskOperations } from '@mcp-tasks/task-store';
+import { checkInputAnswers } from './inputAnswers.js';
+import type { JsonObject } from './jsonRpc.js';
+import type { LegacyResultStreams } from './legacyResultStreams.js';
+import { withRelatedTask } from './legacyTaskWire.js';
+import type { InputChannel, ToolMode } from './toolContext.js';
+
+/**
+ * Sends one server-to-client request in the client's 2025-era session and resolves with the client's result
+ * object; rejects when the client answers with an error, the session ends or `signal` aborts (the request is then
+ * abandoned).
+ */
+export type LegacyPeerAsk = (request: OutboundRequest, signal: AbortSignal) => Promise<JsonObject>;
+
+/** What a {@link LegacyTaskInput} needs. */
+export interface LegacyTaskInputOptions {
+  readonly ops: TaskOperations;
+  readonly owner: string;
+  /** The task's own channel (the supervisor's): status messages go through it. */
+  readonly inner: InputChannel;
+  readonly taskId: string;
+  readonly ask: LegacyPeerAsk;
+  /** The tool's signal: aborting it abandons the pending client request and withdraws its input request. */
+  readonly signal: AbortSignal;
+  /** Most questions outstanding at once. */
+  readonly maxInputRequests: number;
+  /** Waiting `tasks/result` requests: a question goes on the newest one's stream when there is one. */
+  readonly streams?: LegacyResultStreams | undefined;
+}
+
+/**
+ * The input channel of a tool running as a 2025-11-25 task. Each question is written to the task first (it moves
+ * to `input_required` and lists the question, so a 2026-07-28 `tasks/get` of the same task sees it), then sent to
+ * the client as a real request carrying the related-task `_meta`. The client's answer is checked against the
+ * method's result schema and delivered to the task (back to `working` once no question is outstanding); an answer
+ * given another way (a 2026-07-28 `tasks/update`) counts as well, whichever comes first.
+ */
+export class LegacyTaskInput implements InputChannel {
+  readonly #options: LegacyTaskInputOptions;
+  #outstanding = 0;
+
+  constructor(options: LegacyTaskInputOptions) {
+    this.#options = options;
+  }
+
+  get mode(): ToolMode {
+    return this.#options.inner.mode;
+  }
+
+  get taskId(): string {
+    return this.#options.taskId;
+  }
+
+  setStatus(message: string): Promise<void> {
+    return this.#options.inner.setStatus(message);
+  }
+
+  async ask(request: InputRequest): Promise<InputResponse> {
+    const { ops, owner, taskId, signal, maxInputRequests } = this.#options;
+    if (this.#outstanding >= maxInputRequests) {
+      throw new Error(`Too many outstanding input requests (limit ${maxInputRequests})`);
+    }
+    this.#outstanding += 1;
+    try {
+      const issued = await ops.requestInput(owner, taskId, request);
+      if (!issued.ok) throw new Error('The task has ended');
+      const answered = ops.waitForInput(owner, taskId, issued.key, signal);
+      const forwarded = this.#forward(issued.key, request);
+      try {
+        // Promise.race subscribes to both, so the one that settles second is never an unhandled rejection.
+        return await Promise.race([answered, forwarded.then(() => answered)]);
+      } catch (error) {
+        await ops.withdrawInput(owner, taskId, issued.key).catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      this.#outstanding -= 1;
+    }
+  }
+
+  /**
+   * Sends the question to the client and delivers its checked answer to the task. A refused request or a malformed
+   * answer reaches the tool as a plain `Error` (left uncaught, an `isError` result), never as a protocol error of
+   * the task's own: the client's error code says nothing about the tool call.
+   */
+  async #forward(key: string, request: InputRequest): Promise<void> {
+    const { ops, owner, taskId, ask, signal } = this.#options;
+    const params = withRelatedTask(request.params as JsonObject | undefined, taskId);
+    let answers: Record<string, InputResponse>;
+    try {
+      const outbound = { method: request.method, params };
+      const { streams } = this.#options;
+      const answer = await (streams === undefined ? ask(outbound, signal) : streams.ask(taskId, ask, outbound, signal));
+      answers = checkInputAnswers({ [key]: answer }, { [key]: request.method });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The client did not answer ${request.method}: ${reason}`, { cause: error });
+    }
+    await ops.resolveInputs(owner, taskId, answers);
+  }
+}
