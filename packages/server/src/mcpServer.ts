@@ -276,8 +276,9 @@ export class McpServer implements ServerEndpoint {
 
   /**
    * The `MessageHandler`: resolves with the response for a request, undefined for notifications and responses;
-   * never rejects. `subscriptions/listen` stays pending until `context.signal` aborts or {@link close}.
-   * Bound to the instance, so it can be passed around as a plain function. The response is read-only: a result's
+   * never rejects. `subscriptions/listen` stays pending until `context.signal` aborts or {@link close}. A message
+   * without the 2026 `_meta` that arrives on `context.session` is served by the session's 2025-era state: `initialize`
+   * starts it, `ping` works before it, anything else needs it (and otherwise takes the 2026 path). Bound to the instance, so it can be passed around as a plain function. The response is read-only: a result's
    * `_meta` may be an object shared (frozen) across responses.
    */
   async handle(message: unknown, context: RequestContext): Promise<TransportResponse | undefined> {
