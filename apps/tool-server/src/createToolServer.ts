@@ -1,7 +1,6 @@
 import { McpServer } from '@mcp-tasks/server';
 import type { TaskStore } from '@mcp-tasks/task-store';
 import type { ToolSet } from './cliOptions.js';
-import { registerLegacyConformanceTools } from './conformanceLegacyTools.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
 import { registerConformancePrompts } from './conformancePrompts.js';
 import { registerConformanceResources } from './conformanceResources.js';
@@ -66,7 +65,6 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
     registerSessionConformanceTools(server);
     registerTaskConformanceTools(server);
     registerTriggerTools(server);
-    registerLegacyConformanceTools(server);
     registerConformancePrompts(server);
     registerConformanceResources(server);
   }

@@ -40,11 +40,6 @@ const FIXTURE_TOOLS = [
   'test_tool_with_task',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
-  'test_tool_with_logging',
-  'test_sampling',
-  'test_elicitation',
-  'test_elicitation_sep1034_defaults',
-  'test_elicitation_sep1330_enums',
 ];
 
 let server: ReturnType<typeof createToolServer>;

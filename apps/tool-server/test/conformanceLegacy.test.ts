@@ -87,7 +87,7 @@ describe('conformance fixture on the 2025-11-25 wire', () => {
       name: 'test_tool_with_logging',
       arguments: {},
     });
-    expect(firstText(result)).toBe('Logging test completed');
+    expect(firstText(result)).toBe('Logging tool completed');
     expect(notifications.filter((n) => n.method === 'notifications/message')).toHaveLength(3);
   });
 
@@ -162,14 +162,14 @@ describe('conformance fixture on the 2025-11-25 wire', () => {
     const p = formProperties(session);
     expect(p.untitledSingle).toMatchObject({ type: 'string', enum: expect.any(Array) });
     expect(p.untitledSingle).not.toHaveProperty('oneOf');
-    expect(p.titledSingle).toMatchObject({ type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, {}] });
+    expect(p.titledSingle).toMatchObject({ type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, {}, {}] });
     expect(p.legacyEnum).toMatchObject({
       type: 'string',
-      enum: ['opt1', 'opt2'],
-      enumNames: ['Option One', 'Option Two'],
+      enum: ['opt1', 'opt2', 'opt3'],
+      enumNames: ['Option One', 'Option Two', 'Option Three'],
     });
     expect(p.untitledMulti).toMatchObject({ type: 'array', items: { type: 'string', enum: expect.any(Array) } });
-    expect(p.titledMulti).toMatchObject({ type: 'array', items: { anyOf: [{ const: 'value1' }, {}] } });
+    expect(p.titledMulti).toMatchObject({ type: 'array', items: { anyOf: [{ const: 'value1' }, {}, {}] } });
   });
 
   it('prompts, resources, completion and subscriptions answer in 2025 shapes', async () => {

@@ -7,12 +7,14 @@ import type {
 } from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from './envelope.js';
 import { methodNotFound } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
-import type { LegacyResultStreams } from './legacyResultStreams.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { LegacyResultStreams } from './legacyResultStreams.js';
 import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } from './legacyTaskCall.js';
 import type { LegacyPeerAsk } from './legacyTaskInput.js';
-import type { LegacyTaskMethods } from './legacyTaskMethods.js';
+import { LegacyTaskMethods } from './legacyTaskMethods.js';
 import { legacyTaskRoutes } from './legacyTaskRoutes.js';
+import { legacyToolWire } from './legacyTaskWire.js';
+import type { TaskRuntime } from './taskRuntime.js';
 
 /** The version whose sessions have the experimental tasks. */
 const TASKS_VERSION = '2025-11-25';
@@ -87,5 +89,40 @@ export function legacyTaskEraRoutes(
       return route({ params, owner, signal: context.signal, ask });
     });
   }
+  return routes;
+}
+
+/** What {@link createLegacyTaskRoutes} needs from the server. */
+export interface LegacyTaskRoutesDeps extends Omit<LegacyTaskCallDeps, 'streams' | 'ops' | 'supervisor'> {
+  readonly runtime: TaskRuntime;
+  /** Most tasks on one `tasks/list` page. */
+  readonly listPageSize: number;
+}
+
+/**
+ * Every 2025-11-25-only route of the server, built once: the task routes of {@link legacyTaskEraRoutes} sharing one
+ * {@link LegacyResultStreams}, and `tools/list`, which in a 2025-11-25 session shows each tool's
+ * `execution.taskSupport` (only that version advertises `tasks.requests.tools.call`).
+ */
+export function createLegacyTaskRoutes(deps: LegacyTaskRoutesDeps): ReadonlyMap<string, LegacySessionRoute> {
+  const { runtime, tools } = deps;
+  const streams = new LegacyResultStreams();
+  const methods = new LegacyTaskMethods({
+    ops: runtime.ops,
+    abortLocal: (taskId, reason) => runtime.supervisor.abort(taskId, reason),
+    listPageSize: deps.listPageSize,
+    streams,
+  });
+  const call: LegacyTaskCallDeps = { ...deps, ops: runtime.ops, supervisor: runtime.supervisor, streams };
+  const routes = new Map(legacyTaskEraRoutes(call, methods));
+  routes.set('tools/list', async ({ state, shared }) => {
+    const page = await shared();
+    if (state.protocolVersion !== TASKS_VERSION || !Array.isArray(page.tools)) return page;
+    const listed = page.tools.map((wire) => {
+      const tool = isJsonObject(wire) && typeof wire.name === 'string' ? tools.get(wire.name) : undefined;
+      return tool === undefined ? wire : legacyToolWire(tool);
+    });
+    return { ...page, tools: listed };
+  });
   return routes;
 }

@@ -18,6 +18,7 @@ import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js'
 import type { SchemaInput } from './jsonSchema.js';
 import { LegacyEra } from './legacyEra.js';
 import { toLegacyError } from './legacyResults.js';
+import { createLegacyTaskRoutes } from './legacyTaskEra.js';
 import { ListenHub, type ListKind } from './listenHub.js';
 import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';
 import { RequestStateSigner } from './requestState.js';
@@ -162,12 +163,15 @@ export class McpServer implements ServerEndpoint {
       });
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
-    this.#tasks = new TaskRuntime({
-      store: this.#store,
+    const taskShape = {
       ttlMs: options.tasks?.ttlMs === undefined ? 3_600_000 : options.tasks.ttlMs,
       pollIntervalMs: options.tasks?.pollIntervalMs ?? 1000,
-      immediateResultMs: options.tasks?.immediateResultMs ?? 0,
       maxInputRequestsPerTask: options.tasks?.maxInputRequestsPerTask ?? 16,
+    };
+    this.#tasks = new TaskRuntime({
+      store: this.#store,
+      ...taskShape,
+      immediateResultMs: options.tasks?.immediateResultMs ?? 0,
       leaseMs: options.tasks?.leaseMs ?? 30_000,
       keepFinishedMs: options.tasks?.keepFinishedMs === undefined ? 600_000 : options.tasks.keepFinishedMs,
       workerId: options.tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
@@ -195,6 +199,12 @@ export class McpServer implements ServerEndpoint {
       tools: this.#tools,
       dispatch: (method, request) => this.#dispatch(method, request),
       owner: legacyOwnerOf,
+      taskRoutes: createLegacyTaskRoutes({
+        runtime: this.#tasks,
+        tools: this.#tools,
+        ...taskShape,
+        listPageSize: options.pageSize ?? 100,
+      }),
     });
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);

@@ -191,11 +191,20 @@ describe('legacy session methods', () => {
     expect(pending.session.notifications).toEqual([]);
   });
 
-  it.each(['server/discover', 'subscriptions/listen', 'tasks/update', 'tasks/get', 'tasks/result', 'tasks/list'])(
-    '2026-only and task methods are -32601 in a legacy session: %s',
+  it.each(['server/discover', 'subscriptions/listen', 'tasks/update'])(
+    '2026-only methods are -32601 in a legacy session: %s',
     async (method) => {
       const client = new LegacyClient(legacyServer());
       await client.connect();
+      expect((await client.fail(method, { taskId: 'x' })).code).toBe(ErrorCode.MethodNotFound);
+    },
+  );
+
+  it.each(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'])(
+    'L-T25: the experimental task methods are -32601 in a session older than 2025-11-25: %s',
+    async (method) => {
+      const client = new LegacyClient(legacyServer());
+      await client.connect({ version: '2025-06-18' });
       expect((await client.fail(method, { taskId: 'x' })).code).toBe(ErrorCode.MethodNotFound);
     },
   );
