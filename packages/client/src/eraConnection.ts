@@ -15,6 +15,7 @@ import {
   type TransportNotification,
 } from '@mcp-tasks/protocol';
 import { LegacySession } from './legacySession.js';
+import { normaliseCacheHints } from './resultCache.js';
 import type { RawResult, RpcClient } from './rpcClient.js';
 import { eraOfProbe, isSessionLost, pinnedLegacyVersion, type VersionNegotiation } from './versionNegotiation.js';
 
@@ -141,7 +142,10 @@ export class EraConnection {
       outcome = { error };
     }
     if (eraOfProbe(outcome) === 'legacy') return this.#initialize(LATEST_LEGACY_PROTOCOL_VERSION, false);
-    const parsed = 'result' in outcome ? DiscoverResultSchema.safeParse(outcome.result) : undefined;
+    const parsed =
+      'result' in outcome
+        ? DiscoverResultSchema.safeParse(normaliseCacheHints('server/discover', outcome.result))
+        : undefined;
     return parsed?.success ? { era: 'modern', discover: parsed.data } : { era: 'modern' };
   }
 

@@ -4,6 +4,7 @@
  * promise of one; it may push request-scoped notifications first.
  */
 import type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   TransportClosed,
@@ -52,6 +53,8 @@ export class FakeTransport implements ClientTransport {
   /** Probes answered by the fake itself (see {@link FakeTransportOptions.probe}). */
   readonly probes: TransportRequest[] = [];
   readonly #probe: 'modern' | 'responder';
+  /** What the client installed to receive server-initiated messages (2025-era sessions). */
+  peer: ClientPeerHandler | undefined;
   readonly sentNotifications: TransportNotification[] = [];
   isClosed = false;
   #responder: Responder;
@@ -110,6 +113,25 @@ export class FakeTransport implements ClientTransport {
     if ('error' in value)
       return { jsonrpc: '2.0', id: message.id, error: value.error as { code: number; message: string } };
     return { jsonrpc: '2.0', id: message.id, result: value };
+  }
+
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.peer = handler;
+  }
+
+  /** Sends a server-to-client request through the installed peer handler and resolves with the client's answer. */
+  serverRequest(
+    method: string,
+    params?: Record<string, unknown>,
+    id: string | number = `s-${method}`,
+  ): Promise<TransportResponse> {
+    if (this.peer === undefined) throw new Error('no peer handler installed');
+    return this.peer.onRequest(
+      { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) },
+      {
+        signal: new AbortController().signal,
+      },
+    );
   }
 
   async notify(message: TransportNotification): Promise<void> {
