@@ -10,19 +10,64 @@ import {
   type LegacyTask,
   LegacyTaskSchema,
   type LegacyTaskSupport,
+  LegacyTaskSupportSchema,
   ProtocolError,
   type Task,
+  type Tool,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import { raceAbort } from './eraConnection.js';
 import { InvalidResponseError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from './errors.js';
 import type { CallsInFlight } from './legacyPeerHandler.js';
+import type { LegacySession } from './legacySession.js';
 import type { CallToolOptions } from './mcpClientOptions.js';
 import type { RawResult } from './rpcClient.js';
 import { CANCEL_ACK_TIMEOUT_MS } from './taskDriver.js';
 import { pollDelay, type ResolvedPollingOptions } from './taskTracker.js';
 
 type Params = Readonly<Record<string, unknown>>;
+
+/** What {@link LegacyToolCalls} needs from the client. */
+export interface LegacyToolCallsOptions {
+  /** Sends one request in the session; with `onProgress`, under a fresh progress token. */
+  readonly send: (method: string, params: Params, options: CallToolOptions) => Promise<RawResult>;
+  /** Every tool of the server (`tools/list` to the end). */
+  readonly listTools: (signal: AbortSignal | undefined) => Promise<readonly Tool[]>;
+  readonly calls: CallsInFlight;
+  readonly clock: Clock;
+  readonly polling: ResolvedPollingOptions;
+}
+
+/** `tools/call` in 2025-era sessions, remembering each tool's `execution.taskSupport` once listed. */
+export class LegacyToolCalls {
+  readonly #options: LegacyToolCallsOptions;
+  readonly #support = new Map<string, LegacyTaskSupport>();
+
+  constructor(options: LegacyToolCallsOptions) {
+    this.#options = options;
+  }
+
+  /** Calls tool `name` in `session`; see {@link callToolLegacy}. */
+  call(session: LegacySession, name: string, args: Params, options: CallToolOptions): Promise<RawResult> {
+    return callToolLegacy(name, args, options, {
+      ...this.#options,
+      serverCapabilities: session.serverCapabilities,
+      tasksVersion: session.protocolVersion === '2025-11-25',
+      taskSupport: (tool, signal) => this.#taskSupport(tool, signal),
+    });
+  }
+
+  async #taskSupport(name: string, signal: AbortSignal | undefined): Promise<LegacyTaskSupport> {
+    if (!this.#support.has(name)) {
+      for (const tool of await this.#options.listTools(signal)) {
+        const execution = (tool as { execution?: unknown }).execution;
+        const support = LegacyTaskSupportSchema.safeParse(isRecord(execution) ? execution.taskSupport : undefined);
+        this.#support.set(tool.name, support.success ? support.data : 'forbidden');
+      }
+    }
+    return this.#support.get(name) ?? 'forbidden';
+  }
+}
 
 /** What the legacy call needs from the client. */
 export interface LegacyCallContext {

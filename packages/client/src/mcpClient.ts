@@ -20,8 +20,6 @@ import {
   type InputResponses,
   isRecord,
   LATEST_PROTOCOL_VERSION,
-  type LegacyTaskSupport,
-  LegacyTaskSupportSchema,
   type ListPromptsResult,
   ListPromptsResultSchema,
   type ListResourcesResult,
@@ -46,7 +44,7 @@ import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import { buildLegacyCapabilities } from './legacyCapabilities.js';
 import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
-import { callToolLegacy } from './legacyTaskDriver.js';
+import { LegacyToolCalls } from './legacyTaskDriver.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -88,8 +86,7 @@ export class McpClient {
   readonly #maxInputRounds: number;
   readonly #era: EraConnection;
   readonly #calls = new CallsInFlight();
-  /** `execution.taskSupport` per tool, learned from `tools/list` in a 2025-11-25 session. */
-  readonly #taskSupport = new Map<string, LegacyTaskSupport>();
+  readonly #legacyTools: LegacyToolCalls;
   #nextProgressToken = 1;
 
   constructor(options: McpClientOptions) {
@@ -122,6 +119,13 @@ export class McpClient {
       clientInfo: options.clientInfo,
       modernCapabilities: this.#capabilities,
       legacyCapabilities: (version) => buildLegacyCapabilities(this.#handlers, version, options.capabilities),
+    });
+    this.#legacyTools = new LegacyToolCalls({
+      send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
+      listTools: (signal) => this.listAllTools({ signal }),
+      calls: this.#calls,
+      clock: this.#clock,
+      polling: this.#polling,
     });
     const onNotification = options.onNotification;
     // Installed up front: a 2025-era server may ping during the handshake.
@@ -393,28 +397,9 @@ export class McpClient {
   async #callLegacy(name: string, args: Params, options: CallToolOptions): Promise<CallToolResult> {
     const session = this.#era.legacy;
     if (session === undefined) return this.callTool(name, args, options);
-    const raw = await callToolLegacy(name, args, options, {
-      send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
-      serverCapabilities: session.serverCapabilities,
-      tasksVersion: session.protocolVersion === '2025-11-25',
-      taskSupport: (tool, signal) => this.#toolTaskSupport(tool, signal),
-      calls: this.#calls,
-      clock: this.#clock,
-      polling: this.#polling,
-    });
+    const raw = await this.#legacyTools.call(session, name, args, options);
     // A 2025-era result has no resultType: it is complete.
     return parse('tools/call', CallToolResultSchema, { ...raw, resultType: 'complete' });
-  }
-
-  async #toolTaskSupport(name: string, signal: AbortSignal | undefined): Promise<LegacyTaskSupport> {
-    if (!this.#taskSupport.has(name)) {
-      for (const tool of await this.listAllTools({ signal })) {
-        const execution = (tool as { execution?: unknown }).execution;
-        const support = LegacyTaskSupportSchema.safeParse(isRecord(execution) ? execution.taskSupport : undefined);
-        this.#taskSupport.set(tool.name, support.success ? support.data : 'forbidden');
-      }
-    }
-    return this.#taskSupport.get(name) ?? 'forbidden';
   }
 
   #rounds(method: string, params: Params, options: ProgressCallOptions): Promise<RoundsOutcome> {
