@@ -40,6 +40,8 @@ export interface EraConnectionOptions {
   readonly clientInfo: Implementation;
   readonly modernCapabilities: ClientCapabilities;
   readonly legacyCapabilities: (version: string) => LegacyClientCapabilities;
+  /** Called when a 2025-era session is found gone, before a new one is negotiated. */
+  readonly onSessionEnd?: (() => void) | undefined;
 }
 
 /** Options of one routed request. */
@@ -121,6 +123,7 @@ export class EraConnection {
     if (this.#connected !== connected) return;
     this.#connected = undefined;
     this.#pending = undefined;
+    this.#options.onSessionEnd?.();
   }
 
   async #negotiate(): Promise<Connected> {

@@ -4,13 +4,14 @@ import type { InputHandlers } from './inputResolver.js';
 /**
  * The capabilities a 2025-era `initialize` declares: one entry per registered input handler (elicitation with
  * form mode, plus URL mode only when `extra` declares it; sampling; roots), merged over the 2025-era members of
- * `extra`. Never `tasks`: this client does not act as a task receiver for server requests, and declaring it would
- * promise task-augmented elicitation and sampling. Before 2025-11-25 elicitation has no modes, so it is `{}`.
+ * `extra`. Before 2025-11-25 elicitation has no modes, so it is `{}`. With `tasks`, a 2025-11-25 session also
+ * declares `tasks` (list, cancel, and task-augmented elicitation and sampling for the handlers there are).
  */
 export function buildLegacyCapabilities(
   handlers: InputHandlers,
   version: string,
   extra: ClientCapabilities = {},
+  tasks = false,
 ): LegacyClientCapabilities {
   const capabilities: LegacyClientCapabilities = {};
   if (extra.experimental !== undefined) capabilities.experimental = { ...extra.experimental };
@@ -23,5 +24,15 @@ export function buildLegacyCapabilities(
   if (handlers.sampling) capabilities.sampling = { ...extra.sampling };
   // listChanged is not declared: the client never sends notifications/roots/list_changed.
   if (handlers.roots) capabilities.roots = {};
+  if (tasks && version === '2025-11-25' && (handlers.elicitation || handlers.sampling)) {
+    capabilities.tasks = {
+      list: {},
+      cancel: {},
+      requests: {
+        ...(handlers.elicitation ? { elicitation: { create: {} } } : {}),
+        ...(handlers.sampling ? { sampling: { createMessage: {} } } : {}),
+      },
+    };
+  }
   return capabilities;
 }

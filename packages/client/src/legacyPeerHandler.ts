@@ -14,6 +14,7 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { type InputHandlers, type InputOrigin, resolveInputRequests } from './inputResolver.js';
+import type { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 
 /** The client calls in flight in a 2025-era session, so a server request can be tied to the call it serves. */
 export class CallsInFlight {
@@ -45,6 +46,8 @@ export interface LegacyPeerHandlerOptions {
   /** What the session declared; undeclared methods and modes are refused. */
   readonly capabilities: () => LegacyClientCapabilities;
   readonly calls: CallsInFlight;
+  /** Runs task-augmented requests when the session declared `tasks`. */
+  readonly receiver: LegacyTaskReceiver;
   /** Sees every notification that belongs to none of the client's requests. */
   readonly onNotification: (notification: TransportNotification) => void;
 }
@@ -82,9 +85,14 @@ async function answer(
 ): Promise<Readonly<Record<string, unknown>>> {
   if (request.method === 'ping') return {};
   const declared = options.capabilities();
+  if (request.method.startsWith('tasks/') && declared.tasks !== undefined) {
+    const answered = await options.receiver.answer(request.method, request.params ?? {});
+    if (answered !== undefined && 'error' in answered) throw new PeerError(answered.error.code, answered.error.message);
+    if (answered !== undefined) return answered.result;
+  }
   if (!ANSWERED.has(request.method) || !isDeclared(request.method, declared))
     throw new PeerError(ErrorCode.MethodNotFound, `${request.method} is not supported by this client`);
-  const params = { ...request.params };
+  const { task, ...params } = { ...request.params };
   if (request.method === 'elicitation/create') {
     // No mode means form mode; a mode the session did not declare is refused.
     const mode = params.mode ?? 'form';
@@ -99,13 +107,27 @@ async function answer(
   const taskId = relatedTaskId(request.params?._meta);
   const origin = options.calls.originOf(taskId) ?? { method: request.method };
   const key = String(request.id);
-  const responses = await resolveInputRequests({ [key]: parsed.data }, options.handlers, signal, {
-    ...origin,
-    ...(taskId === undefined ? {} : { taskId }),
-  });
-  const result = responses[key] ?? {};
+  const work = async (workSignal: AbortSignal): Promise<Readonly<Record<string, unknown>>> => {
+    const responses = await resolveInputRequests({ [key]: parsed.data }, options.handlers, workSignal, {
+      ...origin,
+      ...(taskId === undefined ? {} : { taskId }),
+    });
+    return responses[key] ?? {};
+  };
+  // Task-augmented only when declared for this method; otherwise `task` is ignored.
+  if (isRecord(task) && acceptsTask(request.method, declared)) {
+    const ttl = typeof task.ttl === 'number' && Number.isInteger(task.ttl) && task.ttl >= 0 ? task.ttl : undefined;
+    return options.receiver.create(work, ttl);
+  }
+  const result = await work(signal);
   // Answers to a task's requests carry the task too.
   return taskId === undefined ? result : { ...result, _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+}
+
+function acceptsTask(method: string, declared: LegacyClientCapabilities): boolean {
+  const requests = declared.tasks?.requests;
+  if (method === 'elicitation/create') return requests?.elicitation?.create !== undefined;
+  return method === 'sampling/createMessage' && requests?.sampling?.createMessage !== undefined;
 }
 
 function isDeclared(method: string, declared: LegacyClientCapabilities): boolean {

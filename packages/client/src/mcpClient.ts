@@ -45,6 +45,7 @@ import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import { buildLegacyCapabilities } from './legacyCapabilities.js';
 import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
 import { LegacyToolCalls } from './legacyTaskDriver.js';
+import { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -112,13 +113,17 @@ export class McpClient {
       protocolVersions: options.protocolVersions ?? [LATEST_PROTOCOL_VERSION],
       onNotification: (notification) => this.#cache?.invalidate(notification),
     });
+    // Tasks a 2025-11-25 server asked this client to run (task-augmented elicitation and sampling).
+    const receiver = new LegacyTaskReceiver(this.#clock);
     this.#era = new EraConnection({
       negotiation: pinnedModern ? { pin: LATEST_PROTOCOL_VERSION } : negotiation,
       rpc: this.#rpc,
       transport: options.transport,
       clientInfo: options.clientInfo,
       modernCapabilities: this.#capabilities,
-      legacyCapabilities: (version) => buildLegacyCapabilities(this.#handlers, version, options.capabilities),
+      legacyCapabilities: (version) =>
+        buildLegacyCapabilities(this.#handlers, version, options.capabilities, this.#tasksEnabled),
+      onSessionEnd: () => receiver.clear(),
     });
     this.#legacyTools = new LegacyToolCalls({
       send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
@@ -134,6 +139,7 @@ export class McpClient {
         handlers: this.#handlers,
         capabilities: () => this.#era.legacy?.declared ?? {},
         calls: this.#calls,
+        receiver,
         onNotification: (notification) => {
           this.#cache?.invalidate(notification);
           try {

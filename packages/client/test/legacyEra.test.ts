@@ -23,7 +23,7 @@ describe('choosing the era (auto)', () => {
     },
   );
 
-  it('L-C5: initialize offers 2025-11-25 with clientInfo and the derived capabilities, never tasks (L-C6, L-C22)', async () => {
+  it('L-C5, L-C6, L-C22: initialize offers 2025-11-25 with clientInfo and what the handlers implement', async () => {
     const { transport, client } = setup(
       {},
       {
@@ -34,9 +34,25 @@ describe('choosing the era (auto)', () => {
     await client.connect();
     expect(transport.calls('initialize')[0]!.params).toEqual({
       protocolVersion: '2025-11-25',
-      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        sampling: {},
+        roots: {},
+        tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} }, sampling: { createMessage: {} } } },
+      },
       clientInfo,
     });
+  });
+
+  it('L-C22, L-T25: no tasks capability with tasks: false, without elicitation or sampling, or before 2025-11-25', async () => {
+    const handlers = { elicitation: () => ({ action: 'decline' as const }) };
+    const off = setup({}, { handlers, tasks: false });
+    const rootsOnly = setup({}, { handlers: { roots: () => ({ roots: [] }) } });
+    const older = setup({}, { handlers, versionNegotiation: { pin: '2025-06-18' } });
+    for (const { transport, client } of [off, rootsOnly, older]) {
+      await client.connect();
+      expect(transport.calls('initialize')[0]!.params?.capabilities).not.toHaveProperty('tasks');
+    }
   });
 
   it('L-C8: requests after the handshake carry no 2026-07-28 envelope; a progress token is fine', async () => {
