@@ -11,9 +11,11 @@ import {
   LegacyTaskSchema,
   type LegacyTaskSupport,
   LegacyTaskSupportSchema,
+  META,
   ProtocolError,
   type Task,
   type Tool,
+  type TransportNotification,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import { raceAbort } from './eraConnection.js';
@@ -21,21 +23,34 @@ import { InvalidResponseError, TaskCancelledError, TaskFailedError, TaskNotFound
 import type { CallsInFlight } from './legacyPeerHandler.js';
 import type { LegacySession } from './legacySession.js';
 import type { CallToolOptions } from './mcpClientOptions.js';
+import { progressHandler } from './progressHandler.js';
 import type { RawResult } from './rpcClient.js';
 import { CANCEL_ACK_TIMEOUT_MS } from './taskDriver.js';
 import { pollDelay, type ResolvedPollingOptions } from './taskTracker.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
+/** A call's options plus the notifications scoped to its `tools/call` (progress under the call's own token). */
+export type LegacyCallOptions = CallToolOptions & {
+  readonly onNotification?: ((notification: TransportNotification) => void) | undefined;
+};
+
 /** What {@link LegacyToolCalls} needs from the client. */
 export interface LegacyToolCallsOptions {
   /** Sends one request in the session; with `onProgress`, under a fresh progress token. */
-  readonly send: (method: string, params: Params, options: CallToolOptions) => Promise<RawResult>;
+  readonly send: (method: string, params: Params, options: LegacyCallOptions) => Promise<RawResult>;
   /** Every tool of the server (`tools/list` to the end). */
   readonly listTools: (signal: AbortSignal | undefined) => Promise<readonly Tool[]>;
   readonly calls: CallsInFlight;
   readonly clock: Clock;
   readonly polling: ResolvedPollingOptions;
+  /** A progress token no other request of this client has used. */
+  readonly progressToken: () => string;
+  /**
+   * Routes notifications outside any request that carry `token` to `route` until the returned function is called:
+   * a task's progress outlives the `tools/call` that created it.
+   */
+  readonly routeProgress: (token: string, route: (notification: TransportNotification) => void) => () => void;
 }
 
 /** `tools/call` in 2025-era sessions, remembering each tool's `execution.taskSupport` once listed. */
@@ -47,14 +62,33 @@ export class LegacyToolCalls {
     this.#options = options;
   }
 
-  /** Calls tool `name` in `session`; see {@link callToolLegacy}. */
-  call(session: LegacySession, name: string, args: Params, options: CallToolOptions): Promise<RawResult> {
-    return callToolLegacy(name, args, options, {
-      ...this.#options,
-      serverCapabilities: session.serverCapabilities,
-      tasksVersion: session.protocolVersion === '2025-11-25',
-      taskSupport: (tool, signal) => this.#taskSupport(tool, signal),
-    });
+  /**
+   * Calls tool `name` in `session`; see {@link callToolLegacy}. With `onProgress`, the call's progress token stays
+   * routed until the call ends, so the progress of a task it became keeps arriving.
+   */
+  async call(session: LegacySession, name: string, args: Params, options: CallToolOptions): Promise<RawResult> {
+    const { onProgress, ...rest } = options;
+    let sendOptions: LegacyCallOptions = options;
+    let unroute = (): void => undefined;
+    let meta: Params | undefined;
+    if (onProgress !== undefined) {
+      const token = this.#options.progressToken();
+      const route = progressHandler(token, onProgress);
+      unroute = this.#options.routeProgress(token, route);
+      meta = { [META.progressToken]: token };
+      sendOptions = { ...rest, onNotification: route };
+    }
+    try {
+      return await callToolLegacy(name, args, sendOptions, {
+        ...this.#options,
+        serverCapabilities: session.serverCapabilities,
+        tasksVersion: session.protocolVersion === '2025-11-25',
+        taskSupport: (tool, signal) => this.#taskSupport(tool, signal),
+        meta,
+      });
+    } finally {
+      unroute();
+    }
   }
 
   async #taskSupport(name: string, signal: AbortSignal | undefined): Promise<LegacyTaskSupport> {
@@ -72,7 +106,7 @@ export class LegacyToolCalls {
 /** What the legacy call needs from the client. */
 export interface LegacyCallContext {
   /** Sends one request in the session; with `onProgress`, under a fresh progress token. */
-  readonly send: (method: string, params: Params, options: CallToolOptions) => Promise<RawResult>;
+  readonly send: (method: string, params: Params, options: LegacyCallOptions) => Promise<RawResult>;
   readonly serverCapabilities: LegacyServerCapabilities;
   /** Whether the session's version has tasks (2025-11-25). */
   readonly tasksVersion: boolean;
@@ -81,6 +115,8 @@ export interface LegacyCallContext {
   readonly calls: CallsInFlight;
   readonly clock: Clock;
   readonly polling: ResolvedPollingOptions;
+  /** `_meta` for the `tools/call` (a progress token). */
+  readonly meta?: Params | undefined;
 }
 
 /**
@@ -93,11 +129,16 @@ export interface LegacyCallContext {
 export async function callToolLegacy(
   name: string,
   args: Params,
-  options: CallToolOptions,
+  options: LegacyCallOptions,
   context: LegacyCallContext,
 ): Promise<RawResult> {
   const augment = await wantsTask(name, options, context);
-  const params = { name, arguments: args, ...(augment === undefined ? {} : { task: augment }) };
+  const params = {
+    name,
+    arguments: args,
+    ...(augment === undefined ? {} : { task: augment }),
+    ...(context.meta === undefined ? {} : { _meta: context.meta }),
+  };
   const origin = { method: 'tools/call', params: { name, arguments: args } };
   const done = context.calls.add(origin);
   try {

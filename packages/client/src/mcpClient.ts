@@ -34,6 +34,7 @@ import {
   ReadResourceResultSchema,
   type Tool,
   type TransportClosed,
+  type TransportNotification,
 } from '@mcp-tasks/protocol';
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
@@ -44,7 +45,7 @@ import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import { buildLegacyCapabilities } from './legacyCapabilities.js';
 import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
-import { LegacyToolCalls } from './legacyTaskDriver.js';
+import { type LegacyCallOptions, LegacyToolCalls } from './legacyTaskDriver.js';
 import { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 import type {
   CallOptions,
@@ -88,6 +89,8 @@ export class McpClient {
   readonly #era: EraConnection;
   readonly #calls = new CallsInFlight();
   readonly #legacyTools: LegacyToolCalls;
+  /** Progress of 2025-era tasks, which arrives outside the request that asked for it. */
+  readonly #progressRoutes = new Map<string, (notification: TransportNotification) => void>();
   #nextProgressToken = 1;
 
   constructor(options: McpClientOptions) {
@@ -127,6 +130,11 @@ export class McpClient {
     });
     this.#legacyTools = new LegacyToolCalls({
       send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
+      progressToken: () => `progress-${this.#nextProgressToken++}`,
+      routeProgress: (token, route) => {
+        this.#progressRoutes.set(token, route);
+        return () => this.#progressRoutes.delete(token);
+      },
       listTools: (signal) => this.listAllTools({ signal }),
       calls: this.#calls,
       clock: this.#clock,
@@ -141,6 +149,9 @@ export class McpClient {
         calls: this.#calls,
         receiver,
         onNotification: (notification) => {
+          const token =
+            notification.method === 'notifications/progress' ? notification.params?.progressToken : undefined;
+          if (typeof token === 'string') this.#progressRoutes.get(token)?.(notification);
           this.#cache?.invalidate(notification);
           try {
             onNotification?.(notification);
@@ -380,9 +391,9 @@ export class McpClient {
    * Sends one request in the negotiated era; with `onProgress`, under a progress token no other request of this
    * client has used.
    */
-  #send(method: string, params: Params, { signal, onProgress }: ProgressCallOptions): Promise<RawResult> {
+  #send(method: string, params: Params, { signal, onProgress, ...rest }: LegacyCallOptions): Promise<RawResult> {
     let sent = params;
-    let onNotification: ReturnType<typeof progressHandler> | undefined;
+    let onNotification = rest.onNotification;
     if (onProgress !== undefined) {
       const token = `progress-${this.#nextProgressToken++}`;
       const meta = isRecord(params._meta) ? params._meta : {};

@@ -204,6 +204,34 @@ describe('task-augmented tools/call on 2025-11-25 (L-C18..L-C21)', () => {
     expect(transport.calls('tasks/cancel')).toHaveLength(0);
   });
 
+  it('L-S29, L-C16: a task keeps its progress token until it ends; progress after the call is not routed', async () => {
+    let transport!: FakeTransport;
+    const progress = (token: unknown, value: number) => ({
+      jsonrpc: '2.0' as const,
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: value },
+    });
+    const handle: Handle = (req) => {
+      if (req.method === 'tasks/get') {
+        // Outside any request: through the peer handler.
+        transport.peer!.onNotification(progress(token, 2));
+        return legacyTask('completed');
+      }
+      return scripted(['completed'])(req);
+    };
+    let token: unknown;
+    const made = setup((req) => {
+      if (req.method === 'tools/call') token = (req.params?._meta as Record<string, unknown>).progressToken;
+      return handle(req);
+    });
+    transport = made.transport;
+    const seen: number[] = [];
+    await settle(made.client.callTool('slow', {}, { onProgress: (p) => seen.push(p.progress) }));
+    transport.peer!.onNotification(progress(token, 3));
+    expect(token).toBe('progress-1');
+    expect(seen).toEqual([2]);
+  });
+
   it('startTool in a 2025 session runs the call to its end (its task cannot outlive the session)', async () => {
     const { client } = setup(scripted(['completed']));
     await expect(settle(client.startTool('slow'))).resolves.toMatchObject({
