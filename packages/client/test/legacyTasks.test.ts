@@ -221,7 +221,8 @@ describe('task-augmented tools/call on 2025-11-25 (L-C18..L-C21)', () => {
     };
     let token: unknown;
     const made = setup((req) => {
-      if (req.method === 'tools/call') token = (req.params?._meta as Record<string, unknown> | undefined)?.progressToken;
+      if (req.method === 'tools/call')
+        token = (req.params?._meta as Record<string, unknown> | undefined)?.progressToken;
       return handle(req);
     });
     transport = made.transport;
