@@ -70,9 +70,10 @@ import { checkNegotiation } from './versionNegotiation.js';
 type Params = Readonly<Record<string, unknown>>;
 
 /**
- * An MCP client. Every request is self-describing (protocol version, capabilities and client info in `_meta`),
- * so the client holds no session; the only state it keeps is the negotiated version, the result cache and the
- * journal. Methods may be called concurrently.
+ * An MCP client. With a 2026-07-28 server every request is self-describing (protocol version, capabilities and
+ * client info in `_meta`), so the client holds no session; the state it keeps is the negotiated version, the result
+ * cache and the journal. With a 2025-era server (see `versionNegotiation`) it holds that server's session: the
+ * `initialize` result, and the tasks it runs for the server. Methods may be called concurrently.
  */
 export class McpClient {
   readonly #rpc: RpcClient;
@@ -109,7 +110,6 @@ export class McpClient {
     this.#cache = options.cache === false ? undefined : new ResultCache(this.#clock);
     this.#maxInputRounds = options.maxInputRounds ?? 10;
     const negotiation = checkNegotiation(options.versionNegotiation);
-    const pinnedModern = negotiation !== 'auto' && negotiation.pin === LATEST_PROTOCOL_VERSION;
     this.#rpc = new RpcClient({
       transport: options.transport,
       clientInfo: options.clientInfo,
@@ -119,7 +119,7 @@ export class McpClient {
     // Tasks a 2025-11-25 server asked this client to run (task-augmented elicitation and sampling).
     const receiver = new LegacyTaskReceiver(this.#clock);
     this.#era = new EraConnection({
-      negotiation: pinnedModern ? { pin: LATEST_PROTOCOL_VERSION } : negotiation,
+      negotiation,
       rpc: this.#rpc,
       transport: options.transport,
       clientInfo: options.clientInfo,
