@@ -57,6 +57,8 @@ export async function openSession(
     handlers,
     tasks: { journal },
     versionNegotiation: options.protocol === undefined ? 'auto' : { pin: options.protocol },
+    // A server silent for half the connect timeout is taken for a 2025-era one that ignores the probe.
+    probeTimeoutMs: options.connectTimeoutMs / 2,
   });
   const close = () => client.close();
   try {

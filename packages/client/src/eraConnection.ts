@@ -14,6 +14,7 @@ import {
   type LegacyProtocolVersion,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
+import type { Clock } from './clock.js';
 import { LegacySession } from './legacySession.js';
 import { normaliseCacheHints } from './resultCache.js';
 import type { RawResult, RpcClient } from './rpcClient.js';
@@ -40,6 +41,9 @@ export interface EraConnectionOptions {
   readonly clientInfo: Implementation;
   readonly modernCapabilities: ClientCapabilities;
   readonly legacyCapabilities: (version: string) => LegacyClientCapabilities;
+  /** How long the probe may go unanswered before the server counts as 2025-era. */
+  readonly probeTimeoutMs: number;
+  readonly clock: Clock;
   /** Called when a 2025-era session is found gone, before a new one is negotiated. */
   readonly onSessionEnd?: (() => void) | undefined;
 }
@@ -131,25 +135,36 @@ export class EraConnection {
     const pinned = pinnedLegacyVersion(negotiation);
     if (pinned !== undefined) return this.#initialize(pinned as LegacyProtocolVersion, true);
     if (negotiation !== 'auto') return { era: 'modern' };
-    let outcome: { result: RawResult } | { error: unknown };
-    try {
-      const result = await this.#options.rpc.request(
-        'server/discover',
-        {},
-        {
-          capabilities: this.#options.modernCapabilities,
-        },
-      );
-      outcome = { result };
-    } catch (error) {
-      outcome = { error };
-    }
-    if (eraOfProbe(outcome) === 'legacy') return this.#initialize(LATEST_LEGACY_PROTOCOL_VERSION, false);
+    const outcome = await this.#probe();
+    if (outcome === 'timeout' || eraOfProbe(outcome) === 'legacy')
+      return this.#initialize(LATEST_LEGACY_PROTOCOL_VERSION, false);
     const parsed =
       'result' in outcome
         ? DiscoverResultSchema.safeParse(normaliseCacheHints('server/discover', outcome.result))
         : undefined;
     return parsed?.success ? { era: 'modern', discover: parsed.data } : { era: 'modern' };
+  }
+
+  /**
+   * `server/discover`, or `timeout` when it is not answered in time (some 2025-era servers ignore requests before
+   * `initialize`); the unanswered probe is then abandoned.
+   */
+  async #probe(): Promise<{ result: RawResult } | { error: unknown } | 'timeout'> {
+    const { rpc, modernCapabilities, clock, probeTimeoutMs } = this.#options;
+    const stop = new AbortController();
+    const answered = rpc.request('server/discover', {}, { capabilities: modernCapabilities, signal: stop.signal }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const timedOut = clock.sleep(probeTimeoutMs, stop.signal).then(
+      () => 'timeout' as const,
+      () => new Promise<never>(() => undefined),
+    );
+    try {
+      return await Promise.race([answered, timedOut]);
+    } finally {
+      stop.abort();
+    }
   }
 
   async #initialize(version: LegacyProtocolVersion, exact: boolean): Promise<Connected> {

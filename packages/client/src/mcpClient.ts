@@ -127,6 +127,8 @@ export class McpClient {
       legacyCapabilities: (version) =>
         buildLegacyCapabilities(this.#handlers, version, options.capabilities, this.#tasksEnabled),
       onSessionEnd: () => receiver.clear(),
+      probeTimeoutMs: options.probeTimeoutMs ?? 5000,
+      clock: this.#clock,
     });
     this.#legacyTools = new LegacyToolCalls({
       send: (method, params, sendOptions) => this.#send(method, params, sendOptions),

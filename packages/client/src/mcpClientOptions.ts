@@ -56,6 +56,12 @@ export interface McpClientOptions {
    */
   readonly versionNegotiation?: VersionNegotiation | undefined;
   /**
+   * With `versionNegotiation: 'auto'`: how long the `server/discover` probe may go unanswered before the server is
+   * taken for a 2025-era one (some ignore requests before `initialize`) and the probe is abandoned. A 2026-07-28
+   * server that starts slower than this would be mistaken, so keep it above its start-up time. @default 5000
+   */
+  readonly probeTimeoutMs?: number | undefined;
+  /**
    * Sees the notifications a 2025-era server sends outside any request of this client (log messages, list
    * changes, task status), on transports that carry them. Called synchronously; exceptions are ignored.
    */

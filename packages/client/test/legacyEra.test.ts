@@ -2,7 +2,13 @@ import { META, TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { InvalidResponseError, McpClient, type McpClientOptions, UnsupportedInEraError } from '../src/index.js';
 import { FakeTransport, textResult } from './fakeTransport.js';
-import { type LegacyServerOptions, legacyTransport, methods, type ProbeAnswer } from './legacyServer.js';
+import {
+  type LegacyServerOptions,
+  legacyResponder,
+  legacyTransport,
+  methods,
+  type ProbeAnswer,
+} from './legacyServer.js';
 
 const clientInfo = { name: 'test-client', version: '1.0.0' };
 
@@ -73,6 +79,29 @@ describe('choosing the era (auto)', () => {
     await client.listTools('d');
     expect(transport.calls('server/discover')).toHaveLength(1);
     expect(transport.calls('initialize')).toHaveLength(1);
+  });
+
+  it('L-C2: a server that never answers the probe is 2025-era after probeTimeoutMs; the probe is abandoned', async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const silent = new FakeTransport(
+        (req, ctx) =>
+          req.method === 'server/discover' ? new Promise<never>(() => undefined) : legacyResponder()(req, ctx),
+        { probe: 'responder' },
+      );
+      const client = new McpClient({ transport: silent, clientInfo, probeTimeoutMs: 2000 });
+      const connected = client.connect();
+      await vi.advanceTimersByTimeAsync(1999);
+      expect(silent.calls('initialize')).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(connected).resolves.toMatchObject({ era: 'legacy' });
+      expect(silent.sentNotifications.map((n) => n.method)).toEqual([
+        'notifications/cancelled',
+        'notifications/initialized',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('connect() reports the era, the version and the InitializeResult', async () => {
