@@ -28,6 +28,20 @@ describe('both protocol eras, no flag', () => {
     expect(result.stderr).toMatch(/^got tools\/list \{\}$/m);
   });
 
+  it('L-C2: a 2025-era server that ignores the probe is reached after half of --connect-timeout', async () => {
+    const result = await runClient(['tools', ...legacy, '--connect-timeout', '10'], { FIXTURE_SILENT: '1' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^echo\s/m);
+    const got = [...result.stderr.matchAll(/^got (\S+)/gm)].map((m) => m[1]);
+    expect(got).toEqual([
+      'server/discover',
+      'notifications/cancelled',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+    ]);
+  });
+
   it('L-C17: a call to a 2025-era server prints its result', async () => {
     const result = await runClient(['call', 'echo', '--args', '{"text":"hi"}', ...legacy, '--json']);
     expect(result.code).toBe(0);
