@@ -4,7 +4,7 @@ import type { InputHandlers } from './inputResolver.js';
 /**
  * The capabilities a 2025-era `initialize` declares: one entry per registered input handler (elicitation with
  * form mode, plus URL mode only when `extra` declares it; sampling; roots), merged over the 2025-era members of
- * `extra`. Before 2025-11-25 elicitation has no modes, so it is `{}`. With `tasks`, a 2025-11-25 session also
+ * `extra`. Elicitation is not declared to 2025-03-26 (which has none) and has no modes before 2025-11-25 (`{}`). With `tasks`, a 2025-11-25 session also
  * declares `tasks` (list, cancel, and task-augmented elicitation and sampling for the handlers there are).
  */
 export function buildLegacyCapabilities(
@@ -15,7 +15,8 @@ export function buildLegacyCapabilities(
 ): LegacyClientCapabilities {
   const capabilities: LegacyClientCapabilities = {};
   if (extra.experimental !== undefined) capabilities.experimental = { ...extra.experimental };
-  if (handlers.elicitation) {
+  // Elicitation arrived with 2025-06-18.
+  if (handlers.elicitation && version !== '2025-03-26') {
     capabilities.elicitation =
       version === '2025-11-25'
         ? { form: {}, ...(extra.elicitation?.url === undefined ? {} : { url: { ...extra.elicitation.url } }) }

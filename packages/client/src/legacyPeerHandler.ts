@@ -98,7 +98,7 @@ async function answer(
     const mode = params.mode ?? 'form';
     const modes = declared.elicitation ?? {};
     const modeless = modes.form === undefined && modes.url === undefined;
-    if (!(mode === 'form' && modeless) && !(typeof mode === 'string' && mode in modes))
+    if (!(mode === 'form' && modeless) && !(typeof mode === 'string' && Object.hasOwn(modes, mode)))
       throw new PeerError(ErrorCode.InvalidParams, `elicitation mode ${JSON.stringify(mode)} was not declared`);
     params.mode = mode;
   }

@@ -181,6 +181,18 @@ describe('pinned versions', () => {
     expect(client.protocolVersion).toBe('2025-06-18');
   });
 
+  it('L-C6: a client pinned to 2025-03-26 declares no elicitation (that version has none)', async () => {
+    const { transport, client } = setup(
+      {},
+      {
+        versionNegotiation: { pin: '2025-03-26' },
+        handlers: { elicitation: () => ({ action: 'decline' }), sampling: vi.fn() },
+      },
+    );
+    await client.connect();
+    expect(transport.calls('initialize')[0]!.params?.capabilities).toEqual({ sampling: {} });
+  });
+
   it('L-C5: a pinned client refuses another version in the answer and closes the transport', async () => {
     const { transport, client } = setup({ version: '2025-11-25' }, { versionNegotiation: { pin: '2025-06-18' } });
     await expect(client.listTools()).rejects.toBeInstanceOf(InvalidResponseError);
