@@ -2,6 +2,7 @@
  * Command-line parsing with commander: subcommands, per-command `--help`, `--version`, and one validated
  * `Command` (or a `UsageError` with a one-line reason).
  */
+import type { PinnableProtocolVersion } from '@mcp-tasks/client';
 import { CommanderError, Option, Command as Program } from 'commander';
 import { UsageError } from './cliErrors.js';
 import { guardOperand } from './operandGuard.js';
@@ -21,7 +22,17 @@ export interface CommonOptions {
   readonly verbose: boolean;
   /** How long the server has to answer the first request before the client gives up on it. */
   readonly connectTimeoutMs: number;
+  /** `--protocol`: speak this version without probing; undefined: detect the server's era. */
+  readonly protocol: PinnableProtocolVersion | undefined;
 }
+
+/** The versions `--protocol` accepts, newest first. */
+export const PROTOCOL_CHOICES: readonly PinnableProtocolVersion[] = [
+  '2026-07-28',
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+];
 
 /** What to answer a form with when there is no terminal to ask on and no `--answers` file. */
 export type NonInteractiveAction = 'decline' | 'cancel';
@@ -116,6 +127,7 @@ interface RawOptions {
   json?: boolean;
   verbose?: boolean;
   connectTimeout: number;
+  protocol?: PinnableProtocolVersion;
   args?: string;
   answers?: string;
   root: string[];
@@ -192,6 +204,12 @@ function withServer(command: Program): Program {
       new Option('--connect-timeout <seconds>', 'give up on a server that does not answer the first request')
         .default(DEFAULT_CONNECT_TIMEOUT_S)
         .argParser(seconds('--connect-timeout')),
+    )
+    .addOption(
+      new Option(
+        '--protocol <version>',
+        'speak this MCP version without detecting it (default: server/discover, else the 2025 initialize handshake)',
+      ).choices(PROTOCOL_CHOICES),
     );
 }
 
@@ -229,6 +247,7 @@ function commonOptions(raw: RawOptions): CommonOptions {
     json: raw.json ?? false,
     verbose: raw.verbose ?? false,
     connectTimeoutMs: raw.connectTimeout * 1000,
+    protocol: raw.protocol,
   };
 }
 

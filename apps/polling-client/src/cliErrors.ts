@@ -7,6 +7,7 @@ import {
   TaskFailedError,
   TaskNotFoundError,
   TaskStuckError,
+  UnsupportedInEraError,
 } from '@mcp-tasks/client';
 import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 
@@ -78,6 +79,8 @@ export function describeFailure(error: unknown): Failure {
   // The client cancelled the task because it could not answer an input request.
   if (error instanceof InputHandlerError) return { code: ExitCode.CancelledOrExpired, message: error.message };
   if (error instanceof InvalidResponseError) return { code: ExitCode.Failed, message: error.message };
+  // e.g. `status` or `resume` against a 2025-era server, whose tasks end with their session.
+  if (error instanceof UnsupportedInEraError) return { code: ExitCode.Usage, message: error.message };
   if (isProtocolError(error)) {
     // HTTP answers a bad token with 401 and a JSON-RPC error body, which arrives here rather than as a transport error.
     if (/unauthori[sz]ed|forbidden/i.test(error.message))

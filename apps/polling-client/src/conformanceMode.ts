@@ -6,6 +6,7 @@
 import { type ElicitationHandler, formFields, type JsonValue, McpClient } from '@mcp-tasks/client';
 import { type ElicitResult, LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-tasks/protocol';
 import { builtinSample } from './builtinSampler.js';
+import { PROTOCOL_CHOICES } from './cliArgs.js';
 import { ExitCode, UsageError } from './cliErrors.js';
 import { openTransport } from './openTransport.js';
 import { CLIENT_INFO } from './session.js';
@@ -52,6 +53,17 @@ const SCENARIOS: Readonly<Record<string, Steps>> = {
     for (const call of calls)
       if (tools.some((t) => t.name === call.name)) await client.callTool(call.name, call.arguments ?? {});
   },
+  // 2025-era scenarios (MCP_CONFORMANCE_PROTOCOL_VERSION names a 2025 version; the client then pins it).
+  initialize: async (client) => {
+    await client.connect();
+  },
+  'elicitation-sep1034-client-defaults': async (client) => {
+    await client.listAllTools();
+    await client.callTool('test_client_elicitation_defaults', {});
+  },
+  'sse-retry': async (client) => {
+    for (const tool of await client.listAllTools()) await client.callTool(tool.name, {});
+  },
   'json-schema-ref-no-deref': async (client) => {
     // Listing is the whole test: a `$ref` is data, never a URL to fetch.
     await client.listAllTools();
@@ -67,9 +79,10 @@ const SCENARIOS: Readonly<Record<string, Steps>> = {
 /** Runs the scenario named in the environment against `url` and resolves with the exit code. */
 export async function runConformance(url: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const scenario = env.MCP_CONFORMANCE_SCENARIO ?? '';
+  // The harness names the era to speak; its 2025-era mocks answer server/discover with a bare {}.
   const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? LATEST_PROTOCOL_VERSION;
-  if (version !== LATEST_PROTOCOL_VERSION)
-    throw new UsageError(`This client speaks only the ${LATEST_PROTOCOL_VERSION} lifecycle, not ${version}`);
+  const pin = PROTOCOL_CHOICES.find((choice) => choice === version);
+  if (pin === undefined) throw new UsageError(`This client speaks MCP ${PROTOCOL_CHOICES.join(', ')}, not ${version}`);
   const context = parseContext(env.MCP_CONFORMANCE_CONTEXT);
   const transport = await openTransport({ kind: 'url', url }, { verbose: true });
   const client = new McpClient({
@@ -78,6 +91,7 @@ export async function runConformance(url: string, env: NodeJS.ProcessEnv = proce
     handlers: { elicitation: acceptForm, sampling: (params) => builtinSample(params) },
     // The mocks are stateless and some answer list methods with fresh data per call.
     cache: false,
+    versionNegotiation: { pin },
   });
   try {
     const steps = SCENARIOS[scenario] ?? discoverAndList;
@@ -89,7 +103,7 @@ export async function runConformance(url: string, env: NodeJS.ProcessEnv = proce
 }
 
 async function discoverAndList(client: McpClient): Promise<void> {
-  await client.discover();
+  if ((await client.connect()).era === 'modern') await client.discover();
   await client.listAllTools();
 }
 

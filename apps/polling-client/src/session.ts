@@ -3,7 +3,7 @@
  * the status reporter the handlers talk through.
  */
 import { readFileSync } from 'node:fs';
-import { type InputHandlers, McpClient } from '@mcp-tasks/client';
+import { type InputHandlers, McpClient, type ServerConnection } from '@mcp-tasks/client';
 import type { Implementation } from '@mcp-tasks/protocol';
 import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { answerFromFile, loadAnswers } from './answersFile.js';
@@ -51,10 +51,19 @@ export async function openSession(
   const controller = new AbortController();
   const handlers = 'roots' in options ? inputHandlers(options, reporter, controller) : {};
   const transport = await openTransport(server, { token: options.token, verbose: options.verbose });
-  const client = new McpClient({ transport, clientInfo: CLIENT_INFO, handlers, tasks: { journal } });
+  const client = new McpClient({
+    transport,
+    clientInfo: CLIENT_INFO,
+    handlers,
+    tasks: { journal },
+    versionNegotiation: options.protocol === undefined ? 'auto' : { pin: options.protocol },
+    // A server silent for half the connect timeout is taken for a 2025-era one that ignores the probe.
+    probeTimeoutMs: options.connectTimeoutMs / 2,
+  });
   const close = () => client.close();
   try {
-    await handshake(client, transport, server, options.connectTimeoutMs);
+    const connection = await handshake(client, transport, server, options.connectTimeoutMs);
+    if (options.verbose) process.stderr.write(`${describeConnection(connection, options.protocol !== undefined)}\n`);
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
@@ -62,19 +71,33 @@ export async function openSession(
   return { client, journal, reporter, server, controller, close };
 }
 
+/** The `--verbose` line that says which era and version the run speaks. */
+export function describeConnection(connection: ServerConnection, pinned: boolean): string {
+  const how = pinned ? 'pinned with --protocol' : 'detected';
+  if (connection.era === 'legacy') {
+    const { name, version } = connection.initialize.serverInfo;
+    return `protocol: MCP ${connection.protocolVersion}, 2025 era (initialize handshake; ${how}); server ${name} ${version}`;
+  }
+  const versions = connection.discover?.supportedVersions.join(', ');
+  return `protocol: MCP ${connection.protocolVersion}, 2026-07-28 era (${how})${versions === undefined ? '' : `; server supports ${versions}`}`;
+}
+
 /**
- * `server/discover` within `timeoutMs`: a command line that is not an MCP server on stdio (or a URL that never
- * answers) fails here with a clear message instead of hanging.
+ * Negotiates the protocol era (`server/discover`, falling back to `initialize`; or the pinned version) within
+ * `timeoutMs`: a command line that is not an MCP server on stdio (or a URL that never answers) fails here with a
+ * clear message instead of hanging. A pinned 2026-07-28 client still sends `server/discover` to check the server.
  */
 async function handshake(
   client: McpClient,
   transport: OpenedTransport,
   server: ServerTarget,
   timeoutMs: number,
-): Promise<void> {
+): Promise<ServerConnection> {
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    await client.discover({ signal: timeout });
+    const connection = await client.connect({ signal: timeout });
+    if (connection.era === 'legacy' || connection.discover !== undefined) return connection;
+    return { ...connection, discover: await client.discover({ signal: timeout }) };
   } catch (error) {
     if (!timeout.aborted || error instanceof TransportError || isProtocolError(error)) throw error;
     const said = transport.serverSaid?.();

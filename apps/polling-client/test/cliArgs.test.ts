@@ -109,6 +109,19 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('pins the protocol with --protocol; detects it by default', () => {
+    expect(parseCliArgs(['tools', '--url', 'http://h/mcp', '--protocol', '2025-11-25'])).toMatchObject({
+      options: { protocol: '2025-11-25' },
+    });
+    expect(parseCliArgs(['call', 'x', '--stdio', 'srv', '--protocol', '2026-07-28'])).toMatchObject({
+      options: { protocol: '2026-07-28' },
+    });
+    expect(parseCliArgs(['tools', '--url', 'http://h/mcp'])).toMatchObject({ options: { protocol: undefined } });
+    expect(() => parseCliArgs(['tools', '--url', 'http://h/mcp', '--protocol', '2024-11-05'])).toThrow(
+      /--protocol.*2024-11-05.*2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26/,
+    );
+  });
+
   it('names an unknown command in one line, with a suggestion', () => {
     expect(() => parseCliArgs(['stauts'])).toThrow(/unknown command 'stauts'.*Did you mean status\?/s);
   });

@@ -1,4 +1,10 @@
-import { InputHandlerError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from '@mcp-tasks/client';
+import {
+  InputHandlerError,
+  TaskCancelledError,
+  TaskFailedError,
+  TaskNotFoundError,
+  UnsupportedInEraError,
+} from '@mcp-tasks/client';
 import { ProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, describeFailure, TaskLostError, UsageError } from '../src/cliErrors.js';
@@ -8,6 +14,7 @@ describe('describeFailure: the exit code contract', () => {
 
   it.each([
     ['usage', new UsageError('bad flag'), 2],
+    ['2026-only operation on a 2025 server', new UnsupportedInEraError('resuming a task', '2025-11-25'), 2],
     ['connection', new ConnectionError('no server'), 4],
     ['transport', new TransportError('send_failed', 'POST failed'), 4],
     ['401 body', new ProtocolError(-32600, 'Unauthorized'), 4],

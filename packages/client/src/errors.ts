@@ -13,7 +13,8 @@ export type McpClientErrorCode =
   | 'task_not_found'
   | 'task_expired'
   | 'task_stuck'
-  | 'input_handler_failed';
+  | 'input_handler_failed'
+  | 'unsupported_in_era';
 
 /** Base class of every local client error. */
 export class McpClientError extends Error {
@@ -132,5 +133,20 @@ export class InputHandlerError extends McpClientError {
     super('input_handler_failed', `Input request ${key} (${method}): ${message}`, options);
     this.key = key;
     this.method = method;
+  }
+}
+
+/**
+ * The operation does not exist in the protocol era the server speaks, e.g. `tasks/update` or resuming a task by id
+ * in a 2025-era session (whose tasks belong to the session and end with it).
+ */
+export class UnsupportedInEraError extends McpClientError {
+  override readonly name = 'UnsupportedInEraError';
+  /** The operation, e.g. `tasks/update`. */
+  readonly operation: string;
+
+  constructor(operation: string, protocolVersion: string) {
+    super('unsupported_in_era', `${operation} is not available with a server speaking MCP ${protocolVersion}`);
+    this.operation = operation;
   }
 }

@@ -3,6 +3,7 @@ export { classifyResult } from './classifyResult.js';
 export { buildClientCapabilities } from './clientCapabilities.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
+export type { ServerConnection } from './eraConnection.js';
 export type { McpClientErrorCode } from './errors.js';
 export {
   InputHandlerError,
@@ -13,6 +14,7 @@ export {
   TaskFailedError,
   TaskNotFoundError,
   TaskStuckError,
+  UnsupportedInEraError,
 } from './errors.js';
 export type { FieldCheck, FieldChoice, FieldKind, FieldType, FormField, JsonValue } from './formFields.js';
 export { checkValue, formFields, parseText, typingHint } from './formFields.js';
@@ -49,3 +51,4 @@ export type { TaskStatusStream } from './taskStatusStream.js';
 export { taskStatusStream } from './taskStatusStream.js';
 export type { PollingOptions, ResolvedPollingOptions, TrackedTaskState, TrackerDecision } from './taskTracker.js';
 export { pollDelay, resolvePollingOptions, TaskTracker, TERMINAL_STATUSES } from './taskTracker.js';
+export type { PinnableProtocolVersion, ProtocolEra, VersionNegotiation } from './versionNegotiation.js';

@@ -43,11 +43,18 @@ export interface InputOrigin {
  * `taskId`/`toolName` to tell them apart.
  */
 export interface InputContext {
-  /** The server-assigned key of this input request (unique within the request, or the task's lifetime). */
+  /**
+   * The server-assigned key of this input request (unique within the request, or the task's lifetime); in a
+   * 2025-era session, the JSON-RPC id of the server's request.
+   */
   readonly key: string;
   /** Aborted when the call this input belongs to is aborted. */
   readonly signal: AbortSignal;
-  /** The method of the request that asked (`tools/call`, `prompts/get`, `resources/read`, ...). */
+  /**
+   * The method of the request that asked (`tools/call`, `prompts/get`, `resources/read`, ...). In a 2025-era
+   * session the server does not say which call a request serves: this is the client's call in flight when there
+   * is exactly one (or the one running the related task), otherwise the server request's own method.
+   */
   readonly method: string;
   /** The tool being called, for `tools/call` (also for a resumed task the journal knows); otherwise undefined. */
   readonly toolName?: string | undefined;

@@ -34,12 +34,19 @@ import {
   ReadResourceResultSchema,
   type Tool,
   type TransportClosed,
+  type TransportNotification,
 } from '@mcp-tasks/protocol';
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
 import { type Clock, systemClock } from './clock.js';
+import { EraConnection, type ServerConnection } from './eraConnection.js';
+import { UnsupportedInEraError } from './errors.js';
 import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
+import { buildLegacyCapabilities } from './legacyCapabilities.js';
+import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
+import { type LegacyCallOptions, LegacyToolCalls } from './legacyTaskDriver.js';
+import { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -58,13 +65,15 @@ import type { RequestResult } from './taskHandle.js';
 import type { TaskJournal } from './taskJournal.js';
 import { listeningObserver } from './taskListener.js';
 import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
+import { checkNegotiation } from './versionNegotiation.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
 /**
- * An MCP client. Every request is self-describing (protocol version, capabilities and client info in `_meta`),
- * so the client holds no session; the only state it keeps is the negotiated version, the result cache and the
- * journal. Methods may be called concurrently.
+ * An MCP client. With a 2026-07-28 server every request is self-describing (protocol version, capabilities and
+ * client info in `_meta`), so the client holds no session; the state it keeps is the negotiated version, the result
+ * cache and the journal. With a 2025-era server (see `versionNegotiation`) it holds that server's session: the
+ * `initialize` result, and the tasks it runs for the server. Methods may be called concurrently.
  */
 export class McpClient {
   readonly #rpc: RpcClient;
@@ -78,6 +87,11 @@ export class McpClient {
   readonly #clock: Clock;
   readonly #cache: ResultCache | undefined;
   readonly #maxInputRounds: number;
+  readonly #era: EraConnection;
+  readonly #calls = new CallsInFlight();
+  readonly #legacyTools: LegacyToolCalls;
+  /** Progress of 2025-era tasks, which arrives outside the request that asked for it. */
+  readonly #progressRoutes = new Map<string, (notification: TransportNotification) => void>();
   #nextProgressToken = 1;
 
   constructor(options: McpClientOptions) {
@@ -95,12 +109,69 @@ export class McpClient {
     this.#clock = options.clock ?? systemClock;
     this.#cache = options.cache === false ? undefined : new ResultCache(this.#clock);
     this.#maxInputRounds = options.maxInputRounds ?? 10;
+    const negotiation = checkNegotiation(options.versionNegotiation);
     this.#rpc = new RpcClient({
       transport: options.transport,
       clientInfo: options.clientInfo,
       protocolVersions: options.protocolVersions ?? [LATEST_PROTOCOL_VERSION],
       onNotification: (notification) => this.#cache?.invalidate(notification),
     });
+    // Tasks a 2025-11-25 server asked this client to run (task-augmented elicitation and sampling).
+    const receiver = new LegacyTaskReceiver(this.#clock);
+    this.#era = new EraConnection({
+      negotiation,
+      rpc: this.#rpc,
+      transport: options.transport,
+      clientInfo: options.clientInfo,
+      modernCapabilities: this.#capabilities,
+      legacyCapabilities: (version) =>
+        buildLegacyCapabilities(this.#handlers, version, options.capabilities, this.#tasksEnabled),
+      onSessionEnd: () => receiver.clear(),
+      probeTimeoutMs: options.probeTimeoutMs ?? 5000,
+      clock: this.#clock,
+    });
+    this.#legacyTools = new LegacyToolCalls({
+      send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
+      progressToken: () => `progress-${this.#nextProgressToken++}`,
+      routeProgress: (token, route) => {
+        this.#progressRoutes.set(token, route);
+        return () => this.#progressRoutes.delete(token);
+      },
+      listTools: (signal) => this.listAllTools({ signal }),
+      calls: this.#calls,
+      clock: this.#clock,
+      polling: this.#polling,
+    });
+    const onNotification = options.onNotification;
+    // Installed up front: a 2025-era server may ping during the handshake.
+    options.transport.setPeerHandler?.(
+      legacyPeerHandler({
+        handlers: this.#handlers,
+        capabilities: () => this.#era.legacy?.declared ?? {},
+        calls: this.#calls,
+        receiver,
+        onNotification: (notification) => {
+          const token =
+            notification.method === 'notifications/progress' ? notification.params?.progressToken : undefined;
+          if (typeof token === 'string') this.#progressRoutes.get(token)?.(notification);
+          this.#cache?.invalidate(notification);
+          try {
+            onNotification?.(notification);
+          } catch {
+            // The host's hook failing is no reason to drop the session.
+          }
+        },
+      }),
+    );
+  }
+
+  /**
+   * Chooses the protocol era now (it is otherwise chosen by the first call) and tells what was negotiated: the
+   * era, the version, and the server's `server/discover` or `initialize` result. Idempotent; concurrent calls share
+   * one negotiation, and a failed one is tried again by the next call. `signal` only stops waiting.
+   */
+  connect(options: CallOptions = {}): Promise<ServerConnection> {
+    return this.#era.connect(options.signal);
   }
 
   /** The capabilities every request declares. */
@@ -108,9 +179,12 @@ export class McpClient {
     return this.#capabilities;
   }
 
-  /** The protocol version requests currently declare (changes after a `-32022` retry). */
+  /**
+   * The protocol version in use: the one a 2025-era session negotiated, else the one 2026-07-28 requests declare
+   * (changes after a `-32022` retry).
+   */
   get protocolVersion(): string {
-    return this.#rpc.protocolVersion;
+    return this.#era.legacy?.protocolVersion ?? this.#rpc.protocolVersion;
   }
 
   /** One page of `tools/list` (cached per `ttlMs`). */
@@ -138,6 +212,7 @@ export class McpClient {
    * It is `startTool` followed, for a task, by the same drive as `resumeTask` (seeded with the `CreateTaskResult`).
    */
   async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    if ((await this.#era.connect(options.signal)).era === 'legacy') return this.#callLegacy(name, args, options);
     const started = await this.startTool(name, args, options);
     if (started.kind === 'complete') return started.result;
     return this.#drive(started.task.taskId, started.task, options, {
@@ -154,6 +229,9 @@ export class McpClient {
    * follow it later with `resumeTask`, `getTask` or `cancelTask` (e.g. a CLI's `--detach`).
    */
   async startTool(name: string, args: Params = {}, options: ProgressCallOptions = {}): Promise<StartToolResult> {
+    // A 2025-era task belongs to the session and cannot be followed later: run the call to its end.
+    if ((await this.#era.connect(options.signal)).era === 'legacy')
+      return { kind: 'complete', result: await this.#callLegacy(name, args, options) };
     const outcome = await this.#rounds('tools/call', { name, arguments: args }, options);
     if (outcome.kind === 'complete')
       return { kind: 'complete', result: parse('tools/call', CallToolResultSchema, outcome.result) };
@@ -173,6 +251,7 @@ export class McpClient {
    * journal entry when there is one.
    */
   async resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
+    await this.#modernOnly('resuming a task', options.signal);
     const entry = (await this.#journal?.list())?.find((candidate) => candidate.taskId === taskId);
     const origin =
       entry === undefined
@@ -200,12 +279,14 @@ export class McpClient {
 
   /** `tasks/get`: the task's current state. `-32602` (not found or expired) rejects as a `ProtocolError`. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
+    await this.#modernOnly('tasks/get (as a DetailedTask)', options.signal);
     const result = await this.request('tasks/get', { taskId }, options);
     return parse('tasks/get', GetTaskResultSchema, result);
   }
 
   /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state. */
   async updateTask(taskId: string, inputResponses: InputResponses, options: CallOptions = {}): Promise<void> {
+    await this.#modernOnly('tasks/update', options.signal);
     await this.request('tasks/update', { taskId, inputResponses }, options);
   }
 
@@ -216,6 +297,7 @@ export class McpClient {
 
   /** `server/discover`: versions, capabilities and instructions (cached per `ttlMs`). */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
+    await this.#modernOnly('server/discover', options.signal);
     return parse('server/discover', DiscoverResultSchema, await this.request('server/discover', {}, options));
   }
 
@@ -307,17 +389,36 @@ export class McpClient {
     return this.#transport.closed;
   }
 
-  /** Sends one request; with `onProgress`, under a progress token no other request of this client has used. */
-  #send(method: string, params: Params, { signal, onProgress }: ProgressCallOptions): Promise<RawResult> {
-    if (onProgress === undefined)
-      return this.#rpc.request(method, params, { capabilities: this.#capabilities, signal });
-    const token = `progress-${this.#nextProgressToken++}`;
-    const meta = isRecord(params._meta) ? params._meta : {};
-    return this.#rpc.request(
-      method,
-      { ...params, _meta: { ...meta, [META.progressToken]: token } },
-      { capabilities: this.#capabilities, signal, onNotification: progressHandler(token, onProgress) },
+  /**
+   * Sends one request in the negotiated era; with `onProgress`, under a progress token no other request of this
+   * client has used.
+   */
+  #send(method: string, params: Params, { signal, onProgress, ...rest }: LegacyCallOptions): Promise<RawResult> {
+    let sent = params;
+    let onNotification = rest.onNotification;
+    if (onProgress !== undefined) {
+      const token = `progress-${this.#nextProgressToken++}`;
+      const meta = isRecord(params._meta) ? params._meta : {};
+      sent = { ...params, _meta: { ...meta, [META.progressToken]: token } };
+      onNotification = progressHandler(token, onProgress);
+    }
+    const options = { signal, onNotification };
+    return this.#era.send(method, sent, options, () =>
+      this.#rpc.request(method, sent, { capabilities: this.#capabilities, ...options }),
     );
+  }
+
+  async #modernOnly(operation: string, signal: AbortSignal | undefined): Promise<void> {
+    const connection = await this.#era.connect(signal);
+    if (connection.era === 'legacy') throw new UnsupportedInEraError(operation, connection.protocolVersion);
+  }
+
+  async #callLegacy(name: string, args: Params, options: CallToolOptions): Promise<CallToolResult> {
+    const session = this.#era.legacy;
+    if (session === undefined) return this.callTool(name, args, options);
+    const raw = await this.#legacyTools.call(session, name, args, options);
+    // A 2025-era result has no resultType: it is complete.
+    return parse('tools/call', CallToolResultSchema, { ...raw, resultType: 'complete' });
   }
 
   #rounds(method: string, params: Params, options: ProgressCallOptions): Promise<RoundsOutcome> {

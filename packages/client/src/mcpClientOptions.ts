@@ -7,6 +7,7 @@ import type {
   Implementation,
   InputRequiredResult,
   InputResponses,
+  TransportNotification,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
@@ -14,6 +15,7 @@ import type { ProgressListener } from './progressHandler.js';
 import type { TaskStatusListener } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import type { PollingOptions } from './taskTracker.js';
+import type { VersionNegotiation } from './versionNegotiation.js';
 
 /** Task support settings: polling knobs plus where to journal pending tasks. */
 export interface TaskSupportOptions extends PollingOptions {
@@ -47,6 +49,23 @@ export interface McpClientOptions {
   readonly cache?: boolean | undefined;
   /** Time source for polling, TTLs and cache freshness. @default systemClock */
   readonly clock?: Clock | undefined;
+  /**
+   * How the protocol era is chosen: `'auto'` probes with `server/discover` and falls back to the 2025-era
+   * `initialize` handshake; `{ pin }` speaks one version without probing. See {@link VersionNegotiation}.
+   * @default 'auto'
+   */
+  readonly versionNegotiation?: VersionNegotiation | undefined;
+  /**
+   * With `versionNegotiation: 'auto'`: how long the `server/discover` probe may go unanswered before the server is
+   * taken for a 2025-era one (some ignore requests before `initialize`) and the probe is abandoned. A 2026-07-28
+   * server that starts slower than this would be mistaken, so keep it above its start-up time. @default 5000
+   */
+  readonly probeTimeoutMs?: number | undefined;
+  /**
+   * Sees the notifications a 2025-era server sends outside any request of this client (log messages, list
+   * changes, task status), on transports that carry them. Called synchronously; exceptions are ignored.
+   */
+  readonly onNotification?: ((notification: TransportNotification) => void) | undefined;
 }
 
 /** Per-call options. */
@@ -70,6 +89,12 @@ export interface ProgressCallOptions extends CallOptions {
 export interface CallToolOptions extends ProgressCallOptions {
   /** Sees every observed task state, the seed first (only when the server chose a task). */
   readonly onStatus?: TaskStatusListener | undefined;
+  /**
+   * In a 2025-11-25 session with a server that runs `tools/call` as tasks: ask for a task for a tool whose
+   * `execution.taskSupport` is `optional` (`true`, or `{ ttlMs }` to request a retention). Tools that require a
+   * task always get one. Ignored on 2026-07-28, where the server decides.
+   */
+  readonly task?: boolean | { readonly ttlMs?: number | undefined } | undefined;
 }
 
 /** Options of {@link McpClient.callToolRaw}: one request, nothing driven. */

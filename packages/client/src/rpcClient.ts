@@ -83,18 +83,23 @@ export class RpcClient {
     }
   }
 
-  async #attempt(
+  /**
+   * Sends `method` with `params` exactly as given (no envelope, no version retry): the 2025-era wire, where the
+   * session fixed the version and capabilities at `initialize`. Errors as for {@link request}.
+   */
+  requestPlain(
     method: string,
     params: Readonly<Record<string, unknown>>,
-    options: RpcRequestOptions,
+    options: Omit<RpcRequestOptions, 'capabilities'>,
   ): Promise<RawResult> {
-    const id = this.#nextId++;
+    return this.#send(method, params, options);
+  }
+
+  #attempt(method: string, params: Readonly<Record<string, unknown>>, options: RpcRequestOptions): Promise<RawResult> {
     const callerMeta = params._meta;
-    const message = {
-      jsonrpc: '2.0' as const,
-      id,
+    return this.#send(
       method,
-      params: {
+      {
         ...params,
         _meta: {
           ...(isRecord(callerMeta) ? callerMeta : {}),
@@ -103,7 +108,17 @@ export class RpcClient {
           [META.clientInfo]: this.#options.clientInfo,
         },
       },
-    };
+      options,
+    );
+  }
+
+  async #send(
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    options: Omit<RpcRequestOptions, 'capabilities'>,
+  ): Promise<RawResult> {
+    const id = this.#nextId++;
+    const message = { jsonrpc: '2.0' as const, id, method, params };
     options.onSend?.(id);
     const global = this.#options.onNotification;
     const scoped = options.onNotification;

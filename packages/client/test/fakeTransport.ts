@@ -4,6 +4,7 @@
  * promise of one; it may push request-scoped notifications first.
  */
 import type {
+  ClientPeerHandler,
   ClientRequestOptions,
   ClientTransport,
   TransportClosed,
@@ -30,8 +31,30 @@ export type Responder = (
   context: { notify(notification: TransportNotification): void; signal: AbortSignal | undefined; index: number },
 ) => Reply | Promise<Reply>;
 
+/** The `server/discover` answer of a 2026-07-28 server, given to the auto client's first-call probe. */
+export const MODERN_DISCOVER = {
+  resultType: 'complete',
+  supportedVersions: ['2026-07-28'],
+  capabilities: {},
+  serverInfo: { name: 'fake', version: '1' },
+} as const;
+
+export interface FakeTransportOptions {
+  /**
+   * `modern` (default): a first request that is `server/discover` (the era probe of a client in `auto` mode) is
+   * answered with {@link MODERN_DISCOVER} and recorded in `probes`, not `requests`, so tests of the 2026-07-28
+   * behaviour see exactly the traffic they script. `responder`: the responder sees the probe like any request.
+   */
+  readonly probe?: 'modern' | 'responder';
+}
+
 export class FakeTransport implements ClientTransport {
   readonly requests: RequestRecord[] = [];
+  /** Probes answered by the fake itself (see {@link FakeTransportOptions.probe}). */
+  readonly probes: TransportRequest[] = [];
+  readonly #probe: 'modern' | 'responder';
+  /** What the client installed to receive server-initiated messages (2025-era sessions). */
+  peer: ClientPeerHandler | undefined;
   readonly sentNotifications: TransportNotification[] = [];
   isClosed = false;
   #responder: Responder;
@@ -40,8 +63,9 @@ export class FakeTransport implements ClientTransport {
     this.#settleClosed = resolve;
   });
 
-  constructor(responder: Responder) {
+  constructor(responder: Responder, options: FakeTransportOptions = {}) {
     this.#responder = responder;
+    this.#probe = options.probe ?? 'modern';
   }
 
   /** Requests with this method, in order. */
@@ -56,6 +80,14 @@ export class FakeTransport implements ClientTransport {
 
   async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
     if (this.isClosed) throw new TransportError('closed', 'closed');
+    if (
+      this.#probe === 'modern' &&
+      message.method === 'server/discover' &&
+      this.requests.length + this.probes.length === 0
+    ) {
+      this.probes.push(structuredClone(message));
+      return { jsonrpc: '2.0', id: message.id, result: { ...MODERN_DISCOVER } };
+    }
     const index = this.requests.length;
     this.requests.push({ message: structuredClone(message), at: Date.now(), signal: options.signal });
     const signal = options.signal;
@@ -81,6 +113,25 @@ export class FakeTransport implements ClientTransport {
     if ('error' in value)
       return { jsonrpc: '2.0', id: message.id, error: value.error as { code: number; message: string } };
     return { jsonrpc: '2.0', id: message.id, result: value };
+  }
+
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.peer = handler;
+  }
+
+  /** Sends a server-to-client request through the installed peer handler and resolves with the client's answer. */
+  serverRequest(
+    method: string,
+    params?: Record<string, unknown>,
+    id: string | number = `s-${method}`,
+  ): Promise<TransportResponse> {
+    if (this.peer === undefined) throw new Error('no peer handler installed');
+    return this.peer.onRequest(
+      { jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) },
+      {
+        signal: new AbortController().signal,
+      },
+    );
   }
 
   async notify(message: TransportNotification): Promise<void> {

@@ -72,8 +72,9 @@ describe('createFetchHandler in front of McpServer', () => {
     const taskId = started.kind === 'task' ? started.task.taskId : '';
     const result = await client.resumeTask(taskId);
     expect(result.content).toEqual([{ type: 'text', text: 'deployed to eu-west' }]);
-    expect(seen.slice(0, 2)).toEqual(['tools/list -', 'tools/call eu-west']);
-    expect(seen.slice(2).every((line) => line === 'tasks/get -')).toBe(true);
+    // The first request of a client in 'auto' version negotiation is its era probe.
+    expect(seen.slice(0, 3)).toEqual(['server/discover -', 'tools/list -', 'tools/call eu-west']);
+    expect(seen.slice(3).every((line) => line === 'tasks/get -')).toBe(true);
   });
 
   it('rejects a tools/call whose Mcp-Param-Region is missing or wrong with 400/-32020 and creates no task', async () => {

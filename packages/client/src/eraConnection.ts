@@ -1,0 +1,193 @@
+/**
+ * Decides, once per client, which protocol era the server speaks, and routes every request accordingly: the
+ * 2026-07-28 envelope, or a 2025-era session (re-established once when the server lost it).
+ */
+import {
+  type ClientCapabilities,
+  type ClientTransport,
+  type DiscoverResult,
+  DiscoverResultSchema,
+  type Implementation,
+  type InitializeResult,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  type LegacyClientCapabilities,
+  type LegacyProtocolVersion,
+  type TransportNotification,
+} from '@mcp-tasks/protocol';
+import type { Clock } from './clock.js';
+import { LegacySession } from './legacySession.js';
+import { normaliseCacheHints } from './resultCache.js';
+import type { RawResult, RpcClient } from './rpcClient.js';
+import { eraOfProbe, isSessionLost, pinnedLegacyVersion, type VersionNegotiation } from './versionNegotiation.js';
+
+/**
+ * What the client learned about the server when it chose the era. `modern`: 2026-07-28, with the probe's
+ * `server/discover` result (absent when pinned, which skips the probe). `legacy`: a 2025-era session, with the
+ * server's `initialize` result.
+ */
+export type ServerConnection =
+  | { readonly era: 'modern'; readonly protocolVersion: string; readonly discover?: DiscoverResult | undefined }
+  | { readonly era: 'legacy'; readonly protocolVersion: LegacyProtocolVersion; readonly initialize: InitializeResult };
+
+type Connected =
+  | { readonly era: 'modern'; readonly discover?: DiscoverResult }
+  | { readonly era: 'legacy'; readonly session: LegacySession };
+
+/** Options of {@link EraConnection}. */
+export interface EraConnectionOptions {
+  readonly negotiation: VersionNegotiation;
+  readonly rpc: RpcClient;
+  readonly transport: ClientTransport;
+  readonly clientInfo: Implementation;
+  readonly modernCapabilities: ClientCapabilities;
+  readonly legacyCapabilities: (version: string) => LegacyClientCapabilities;
+  /** How long the probe may go unanswered before the server counts as 2025-era. */
+  readonly probeTimeoutMs: number;
+  readonly clock: Clock;
+  /** Called when a 2025-era session is found gone, before a new one is negotiated. */
+  readonly onSessionEnd?: (() => void) | undefined;
+}
+
+/** Options of one routed request. */
+export interface RoutedRequestOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly onNotification?: ((notification: TransportNotification) => void) | undefined;
+}
+
+/**
+ * The era decision and the requests that depend on it. Concurrent callers share one negotiation; a failed
+ * negotiation is forgotten so the next call tries again.
+ */
+export class EraConnection {
+  readonly #options: EraConnectionOptions;
+  #pending: Promise<Connected> | undefined;
+  #connected: Connected | undefined;
+
+  constructor(options: EraConnectionOptions) {
+    this.#options = options;
+  }
+
+  /** The session, once a 2025-era one is established. */
+  get legacy(): LegacySession | undefined {
+    return this.#connected?.era === 'legacy' ? this.#connected.session : undefined;
+  }
+
+  /** Negotiates if nothing is known yet and describes the outcome. `signal` only stops waiting for it. */
+  async connect(signal?: AbortSignal): Promise<ServerConnection> {
+    const connected = await this.#connect(signal);
+    if (connected.era === 'legacy')
+      return {
+        era: 'legacy',
+        protocolVersion: connected.session.protocolVersion,
+        initialize: connected.session.initialize,
+      };
+    return { era: 'modern', protocolVersion: this.#options.rpc.protocolVersion, discover: connected.discover };
+  }
+
+  /**
+   * Sends one request in the negotiated era: `modern()` for 2026-07-28, the session otherwise. A 2025-era request
+   * that finds the session gone (HTTP 404) renegotiates once and is sent again.
+   */
+  async send(
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    options: RoutedRequestOptions,
+    modern: () => Promise<RawResult>,
+  ): Promise<RawResult> {
+    const connected = await this.#connect(options.signal);
+    if (connected.era === 'modern') return modern();
+    try {
+      return await connected.session.request(method, params, options);
+    } catch (error) {
+      if (!isSessionLost(error)) throw error;
+      this.#forget(connected);
+      const again = await this.#connect(options.signal);
+      return again.era === 'modern' ? modern() : again.session.request(method, params, options);
+    }
+  }
+
+  #connect(signal: AbortSignal | undefined): Promise<Connected> {
+    if (this.#pending === undefined) {
+      const pending = this.#negotiate().then(
+        (connected) => {
+          if (this.#pending === pending) this.#connected = connected;
+          return connected;
+        },
+        (error: unknown) => {
+          if (this.#pending === pending) this.#pending = undefined;
+          throw error;
+        },
+      );
+      this.#pending = pending;
+    }
+    return raceAbort(this.#pending, signal);
+  }
+
+  #forget(connected: Connected): void {
+    if (this.#connected !== connected) return;
+    this.#connected = undefined;
+    this.#pending = undefined;
+    this.#options.onSessionEnd?.();
+  }
+
+  async #negotiate(): Promise<Connected> {
+    const { negotiation } = this.#options;
+    const pinned = pinnedLegacyVersion(negotiation);
+    if (pinned !== undefined) return this.#initialize(pinned as LegacyProtocolVersion, true);
+    if (negotiation !== 'auto') return { era: 'modern' };
+    const outcome = await this.#probe();
+    if (outcome === 'timeout' || eraOfProbe(outcome) === 'legacy')
+      return this.#initialize(LATEST_LEGACY_PROTOCOL_VERSION, false);
+    const parsed =
+      'result' in outcome
+        ? DiscoverResultSchema.safeParse(normaliseCacheHints('server/discover', outcome.result))
+        : undefined;
+    return parsed?.success ? { era: 'modern', discover: parsed.data } : { era: 'modern' };
+  }
+
+  /**
+   * `server/discover`, or `timeout` when it is not answered in time (some 2025-era servers ignore requests before
+   * `initialize`); the unanswered probe is then abandoned.
+   */
+  async #probe(): Promise<{ result: RawResult } | { error: unknown } | 'timeout'> {
+    const { rpc, modernCapabilities, clock, probeTimeoutMs } = this.#options;
+    const stop = new AbortController();
+    const answered = rpc.request('server/discover', {}, { capabilities: modernCapabilities, signal: stop.signal }).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const timedOut = clock.sleep(probeTimeoutMs, stop.signal).then(
+      () => 'timeout' as const,
+      () => new Promise<never>(() => undefined),
+    );
+    try {
+      return await Promise.race([answered, timedOut]);
+    } finally {
+      stop.abort();
+    }
+  }
+
+  async #initialize(version: LegacyProtocolVersion, exact: boolean): Promise<Connected> {
+    const { rpc, transport, clientInfo, legacyCapabilities } = this.#options;
+    const session = await LegacySession.open({
+      rpc,
+      transport,
+      clientInfo,
+      version,
+      exact,
+      capabilities: legacyCapabilities,
+    });
+    return { era: 'legacy', session };
+  }
+}
+
+/** Waits for `promise` unless `signal` aborts first (then rejects with its reason); the work itself goes on. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
