@@ -172,6 +172,19 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     expect(await events.next()).toMatchObject({ id: 3, result: { answer: reply } });
   });
 
+  it('L-S18: two concurrent POST streams of one session each carry their own request, answered out of order', async () => {
+    const front = await start(kind);
+    const id = await open(front);
+    const first = reader(await front.send('POST', call(10, 'ask'), legacyHeaders(id)));
+    const second = reader(await front.send('POST', call(11, 'ask'), legacyHeaders(id)));
+    const [a, b] = [await first.next(), await second.next()];
+    expect(a.id).not.toBe(b.id);
+    await front.send('POST', { jsonrpc: '2.0', id: b.id, result: { action: 'decline' } }, legacyHeaders(id));
+    expect(await second.next()).toMatchObject({ id: 11, result: { answer: { result: { action: 'decline' } } } });
+    await front.send('POST', { jsonrpc: '2.0', id: a.id, result: { action: 'cancel' } }, legacyHeaders(id));
+    expect(await first.next()).toMatchObject({ id: 10, result: { answer: { result: { action: 'cancel' } } } });
+  });
+
   it('L-S30: notifications/cancelled aborts the signal of the request it names (and only that one)', async () => {
     const front = await start(kind);
     const id = await open(front);
