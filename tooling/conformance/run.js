@@ -43,6 +43,8 @@ const CLIENT_SCENARIOS = [
 ];
 // Scenarios that default to the 2025-11-25 wire unless told otherwise (CONFORMANCE.md section 7.1).
 const CLIENT_NEEDS_SPEC_VERSION = new Set(['tools_call', 'json-schema-2020-12-preservation']);
+// The same client against the harness's 2025-era mocks (initialize, sessions, server-to-client requests).
+const LEGACY_CLIENT_SCENARIOS = ['initialize', 'tools_call'];
 
 for (const [what, path] of [
   ['Node 22 binary (tooling/conformance install)', node22],
@@ -130,6 +132,9 @@ const { url, child } = await startToolServer();
 try {
   console.error(`conformance: tool server at ${url}`);
   const serverRuns = [
+    // No flags: the harness's default active suite, on the 2025-11-25 wire (initialize, sessions).
+    ['active-2025-11-25', []],
+    ['server-session-lifecycle', ['--scenario', 'server-session-lifecycle']],
     ['requirements-2026-07-28', ['--requirements', '2026-07-28']],
     ...TASK_SCENARIOS.map((s) => [s, ['--scenario', s]]),
     ...HEADER_SCENARIOS.map((s) => [s, ['--scenario', s, '--spec-version', '2026-07-28', '--force']]),
@@ -139,13 +144,21 @@ try {
     await run(node22, [harness, 'server', '--url', url, ...args, '-o', out], { quiet: true });
     rows.push(...(existsSync(out) ? readResults(out, 'server', label) : [missing('server', label)]));
   }
-  for (const scenario of CLIENT_SCENARIOS) {
-    const out = join(results, `client-${scenario}`);
+  const clientRuns = [
+    ...CLIENT_SCENARIOS.map((scenario) => [
+      scenario,
+      scenario,
+      CLIENT_NEEDS_SPEC_VERSION.has(scenario) ? '2026-07-28' : undefined,
+    ]),
+    ...LEGACY_CLIENT_SCENARIOS.map((scenario) => [`${scenario}@2025-11-25`, scenario, '2025-11-25']),
+  ];
+  for (const [label, scenario, specVersion] of clientRuns) {
+    const out = join(results, `client-${label}`);
     const args = ['client', '--command', `${process.execPath} ${pollingClient} conformance`, '--scenario', scenario];
-    if (CLIENT_NEEDS_SPEC_VERSION.has(scenario)) args.push('--spec-version', '2026-07-28');
+    if (specVersion !== undefined) args.push('--spec-version', specVersion);
     const code = await run(node22, [harness, ...args, '-o', out], { quiet: true });
-    const found = existsSync(out) ? readResults(out, 'client', scenario) : [];
-    if (found.length === 0) found.push(missing('client', scenario));
+    const found = existsSync(out) ? readResults(out, 'client', label) : [];
+    if (found.length === 0) found.push(missing('client', label));
     if (code !== 0 && scenario !== 'http-invalid-tool-headers') {
       for (const row of found) row.failures.push(`harness exited with ${code}`);
     }
