@@ -1,0 +1,352 @@
+import {
+  type ClientPeerHandler,
+  type ClientRequestOptions,
+  isLegacyProtocolVersion,
+  isRecord,
+  TransportError,
+  type TransportNotification,
+  type TransportRequest,
+  type TransportRequestId,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
+import type { HttpChannel } from './httpChannel.js';
+import { PeerRequests } from './peerRequests.js';
+import { isResponseTo, readJsonReply } from './readJsonReply.js';
+import { readSseFrames } from './readSseEvents.js';
+import { type HttpReconnectOptions, ReconnectPolicy, sleep } from './reconnectPolicy.js';
+
+/** The request a stream answers (a POST's stream and its resumptions); the GET stream answers none. */
+interface StreamScope {
+  readonly id: TransportRequestId;
+  readonly progressToken: unknown;
+  readonly onNotification: ((notification: TransportNotification) => void) | undefined;
+  readonly signal: AbortSignal;
+}
+
+/** Where a stream got to: what a reconnection sends back and waits. */
+interface StreamCursor {
+  lastEventId?: string;
+  retry?: number;
+  frames: number;
+}
+
+/** Options of {@link LegacySession}. */
+export interface LegacySessionOptions {
+  readonly reconnect?: HttpReconnectOptions | undefined;
+  readonly warn: (message: string) => void;
+  /** Called on `notifications/tools/list_changed` from any stream. */
+  readonly onToolsChanged: () => void;
+}
+
+/** How long `close()` waits for the server to answer the session's DELETE. */
+const DELETE_TIMEOUT_MS = 2000;
+/** What `Mcp-Session-Id` may hold: visible ASCII. Anything else could not be sent back as a header. */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+function isEventStream(res: Response): res is Response & { body: ReadableStream<Uint8Array> } {
+  return res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+}
+
+async function discard(res: Response): Promise<void> {
+  await res.body?.cancel().catch(() => {});
+}
+
+/**
+ * The client side of one 2025-era Streamable HTTP session: the `Mcp-Session-Id` and protocol version an
+ * `initialize` established, sent on every later POST, GET and DELETE; server requests and notifications from any
+ * stream; the GET stream; resuming a POST stream that ended before its response.
+ */
+export class LegacySession {
+  readonly #channel: HttpChannel;
+  readonly #policy: ReconnectPolicy;
+  readonly #peer: PeerRequests;
+  readonly #onToolsChanged: () => void;
+  readonly #awaiting = new Map<TransportRequestId, (response: TransportResponse) => void>();
+  #id: string | undefined;
+  #version: string | undefined;
+  #initialized = false;
+  #listening: AbortController | undefined;
+  #listenRefused = false;
+
+  constructor(channel: HttpChannel, options: LegacySessionOptions) {
+    this.#channel = channel;
+    this.#policy = new ReconnectPolicy(options.reconnect);
+    this.#onToolsChanged = options.onToolsChanged;
+    this.#peer = new PeerRequests((response) => this.#post(response, 'response'), options.warn);
+  }
+
+  /** The `Mcp-Session-Id` the server assigned in answer to `initialize`, or undefined (none, or not yet). */
+  get sessionId(): string | undefined {
+    return this.#id;
+  }
+
+  /** The protocol version the server chose in answer to `initialize`, or undefined before one succeeded. */
+  get protocolVersion(): string | undefined {
+    return this.#version;
+  }
+
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.#peer.handler = handler;
+    this.#listen();
+  }
+
+  async request(message: TransportRequest, options: ClientRequestOptions): Promise<TransportResponse> {
+    const initialize = message.method === 'initialize';
+    if (initialize) this.#reset();
+    const sent = this.#id;
+    const call = {
+      method: 'POST',
+      headers: this.#postHeaders(),
+      body: JSON.stringify(message),
+      signal: options.signal,
+    } as const;
+    return this.#channel.exchange(call, async (res, signal) => {
+      await this.#refuseGone(res, sent);
+      const assigned = res.headers.get('mcp-session-id') ?? undefined;
+      const response = isEventStream(res)
+        ? await this.#readStream(res.body, message, options, signal)
+        : await readJsonReply(res, message.id);
+      if (initialize && 'result' in response) this.#adopt(assigned, response.result.protocolVersion);
+      return response;
+    });
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    await this.#post(message, 'notification');
+    if (message.method === 'notifications/initialized') {
+      this.#initialized = true;
+      this.#listen();
+    }
+  }
+
+  /** Ends the session: stops the GET stream and the server requests being served, then DELETEs the session. */
+  async close(): Promise<void> {
+    const id = this.#id;
+    const headers = this.#sessionHeaders();
+    this.#reset();
+    this.#peer.abortAll(new TransportError('closed', 'Transport closed'));
+    // The server may not support DELETE (405) or be gone already: either way the session is over for us.
+    if (id !== undefined) await this.#channel.farewell(headers, DELETE_TIMEOUT_MS);
+  }
+
+  /** `Mcp-Session-Id` and `MCP-Protocol-Version` once `initialize` established them; never a 2026 header. */
+  #sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.#id !== undefined) headers['mcp-session-id'] = this.#id;
+    if (this.#version !== undefined) headers['mcp-protocol-version'] = this.#version;
+    return headers;
+  }
+
+  #postHeaders(): Record<string, string> {
+    return {
+      ...this.#sessionHeaders(),
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+  }
+
+  #getHeaders(lastEventId: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#sessionHeaders(), accept: 'text/event-stream' };
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return headers;
+  }
+
+  #adopt(id: string | undefined, version: unknown): void {
+    this.#id = id !== undefined && SESSION_ID.test(id) ? id : undefined;
+    this.#version = isLegacyProtocolVersion(version) ? version : undefined;
+  }
+
+  #reset(): void {
+    this.#listening?.abort(new TransportError('closed', 'The session ended'));
+    this.#listening = undefined;
+    this.#id = undefined;
+    this.#version = undefined;
+    this.#initialized = false;
+    this.#listenRefused = false;
+  }
+
+  /** A 404 to a message that named the session means the server ended it: forget it and say so. */
+  async #refuseGone(res: Response, sent: string | undefined): Promise<void> {
+    if (res.status !== 404 || sent === undefined) return;
+    await discard(res);
+    if (this.#id === sent) this.#reset();
+    throw new TransportError('http_status', 'HTTP 404: the server ended the session; initialize again', {
+      status: 404,
+    });
+  }
+
+  /** POSTs a notification or a response to a server request; the server acknowledges with 202. */
+  async #post(message: TransportNotification | TransportResponse, kind: string): Promise<void> {
+    const sent = this.#id;
+    const call = { method: 'POST', headers: this.#postHeaders(), body: JSON.stringify(message) } as const;
+    await this.#channel.exchange(call, async (res) => {
+      await this.#refuseGone(res, sent);
+      await discard(res);
+      if (!res.ok) throw new TransportError('http_status', `HTTP ${res.status} for a ${kind}`, { status: res.status });
+    });
+  }
+
+  async #readStream(
+    body: ReadableStream<Uint8Array>,
+    message: TransportRequest,
+    options: ClientRequestOptions,
+    signal: AbortSignal,
+  ): Promise<TransportResponse> {
+    const meta = message.params?._meta;
+    const progressToken = isRecord(meta) ? meta.progressToken : undefined;
+    const scope: StreamScope = { id: message.id, progressToken, onNotification: options.onNotification, signal };
+    const cursor: StreamCursor = { frames: 0 };
+    const response = await this.#consume(body, scope, cursor);
+    if (response !== undefined) return response;
+    // Without an event id the server cannot replay what the stream would have carried.
+    if (cursor.lastEventId === undefined) throw new TransportError('closed', 'The SSE stream ended before the response');
+    return this.#resume(scope, cursor, signal);
+  }
+
+  /** Reads one SSE stream, routing what is not `scope`'s response; resolves with that response or at the end. */
+  async #consume(
+    body: ReadableStream<Uint8Array>,
+    scope: StreamScope | undefined,
+    cursor: StreamCursor,
+  ): Promise<TransportResponse | undefined> {
+    for await (const frame of readSseFrames(body)) {
+      cursor.frames++;
+      if (frame.id !== undefined) cursor.lastEventId = frame.id;
+      if (frame.retry !== undefined) cursor.retry = frame.retry;
+      // A priming event (an id, no message) only sets where to resume.
+      if (frame.data === undefined || frame.data.trim() === '') continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(frame.data);
+      } catch (cause) {
+        throw new TransportError('malformed_frame', 'SSE event is not valid JSON', { cause });
+      }
+      if (scope !== undefined && isResponseTo(message, scope.id)) return message;
+      this.#route(message, scope);
+    }
+    return undefined;
+  }
+
+  #route(message: unknown, scope: StreamScope | undefined): void {
+    if (!isRecord(message)) return;
+    const id = message.id;
+    const hasId = typeof id === 'string' || typeof id === 'number';
+    if (typeof message.method !== 'string') {
+      // A response on another stream: a resumed request whose answer the server replayed here.
+      if (hasId && ('result' in message || 'error' in message)) {
+        this.#awaiting.get(id)?.(message as unknown as TransportResponse);
+      }
+      return;
+    }
+    if (hasId) {
+      this.#peer.serve(message as unknown as TransportRequest);
+      return;
+    }
+    const notification = message as unknown as TransportNotification;
+    const params = notification.params;
+    if (notification.method === 'notifications/tools/list_changed') this.#onToolsChanged();
+    if (notification.method === 'notifications/cancelled' && this.#peer.cancel(params?.requestId)) return;
+    const own =
+      scope !== undefined &&
+      notification.method === 'notifications/progress' &&
+      scope.progressToken !== undefined &&
+      params?.progressToken === scope.progressToken;
+    const handler = this.#peer.handler;
+    if (!own && handler !== undefined) handler.onNotification(notification);
+    else if (scope !== undefined && !scope.signal.aborted) scope.onNotification?.(notification);
+  }
+
+  /** Waits for the response of a POST whose stream ended: resumes it with GET + `Last-Event-ID`, or takes it from any stream. */
+  async #resume(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
+    signal.throwIfAborted();
+    let deliver: (response: TransportResponse) => void = () => {};
+    const elsewhere = new Promise<TransportResponse>((resolve) => {
+      deliver = resolve;
+    });
+    this.#awaiting.set(scope.id, deliver);
+    const local = new AbortController();
+    const stop = (): void => local.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await Promise.race([this.#resumeLoop(scope, cursor, local.signal), elsewhere]);
+    } finally {
+      this.#awaiting.delete(scope.id);
+      signal.removeEventListener('abort', stop);
+      local.abort(new TransportError('closed', 'The response arrived'));
+    }
+  }
+
+  async #resumeLoop(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
+    for (let failures = 0; ; ) {
+      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+      const before = cursor.lastEventId;
+      const sent = this.#id;
+      let outcome: TransportResponse | undefined;
+      try {
+        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        outcome = await this.#channel.exchange(call, async (res) => {
+          await this.#refuseGone(res, sent);
+          if (res.status === 405) {
+            await discard(res);
+            throw new TransportError('closed', 'The SSE stream ended before the response; the server allows no GET');
+          }
+          if (isEventStream(res)) return this.#consume(res.body, scope, cursor);
+          await discard(res);
+          return undefined;
+        });
+      } catch (error) {
+        if (signal.aborted || !(error instanceof TransportError) || error.code !== 'send_failed') throw error;
+      }
+      if (outcome !== undefined) return outcome;
+      failures = cursor.lastEventId === before ? failures + 1 : 0;
+      if (failures >= this.#policy.maxAttempts) {
+        throw new TransportError('closed', 'The SSE stream ended before the response and could not be resumed');
+      }
+    }
+  }
+
+  /** Opens the GET stream once the session is initialized and someone receives what it carries. */
+  #listen(): void {
+    if (this.#listening !== undefined || this.#listenRefused || !this.#initialized) return;
+    if (this.#peer.handler === undefined || this.#channel.closed) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    void this.#listenLoop(controller.signal)
+      .catch(() => {})
+      .finally(() => {
+        if (this.#listening === controller) this.#listening = undefined;
+      });
+  }
+
+  /** Keeps the GET stream open while the session lives: 405 and other 4xx end it, drops reconnect with backoff. */
+  async #listenLoop(signal: AbortSignal): Promise<void> {
+    const cursor: StreamCursor = { frames: 0 };
+    for (let failures = 0; !signal.aborted; ) {
+      const seen = cursor.frames;
+      let outcome: 'ended' | 'failed' | 'stop';
+      try {
+        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        outcome = await this.#channel.exchange(call, async (res) => {
+          if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+            if (res.status === 405) this.#listenRefused = true;
+            await discard(res);
+            return 'stop';
+          }
+          if (!isEventStream(res)) {
+            await discard(res);
+            return 'failed';
+          }
+          await this.#consume(res.body, undefined, cursor);
+          return 'ended';
+        });
+      } catch {
+        if (signal.aborted) return;
+        outcome = 'failed';
+      }
+      if (outcome === 'stop') return;
+      failures = outcome === 'ended' && cursor.frames > seen ? 0 : failures + 1;
+      if (failures >= this.#policy.maxAttempts) return;
+      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+    }
+  }
+}
