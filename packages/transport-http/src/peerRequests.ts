@@ -1,6 +1,7 @@
 import {
   type ClientPeerHandler,
   ErrorCode,
+  TransportError,
   type TransportRequest,
   type TransportRequestId,
   type TransportResponse,
@@ -68,6 +69,8 @@ export class PeerRequests {
     try {
       await this.#reply(response);
     } catch (error) {
+      // Closing the transport while the answer was on its way is not worth a warning.
+      if (error instanceof TransportError && error.code === 'closed') return;
       const why = error instanceof Error ? error.message : String(error);
       this.#warn(`Could not send the response to server request ${JSON.stringify(request.id)}: ${why}`);
     }
