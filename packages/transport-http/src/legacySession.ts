@@ -6,29 +6,13 @@ import {
   TransportError,
   type TransportNotification,
   type TransportRequest,
-  type TransportRequestId,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import type { HttpChannel } from './httpChannel.js';
 import { PeerRequests } from './peerRequests.js';
-import { isResponseTo, readJsonReply } from './readJsonReply.js';
-import { readSseFrames } from './readSseEvents.js';
+import { readJsonReply } from './readJsonReply.js';
 import { type HttpReconnectOptions, ReconnectPolicy, sleep } from './reconnectPolicy.js';
-
-/** The request a stream answers (a POST's stream and its resumptions); the GET stream answers none. */
-interface StreamScope {
-  readonly id: TransportRequestId;
-  readonly progressToken: unknown;
-  readonly onNotification: ((notification: TransportNotification) => void) | undefined;
-  readonly signal: AbortSignal;
-}
-
-/** Where a stream got to: what a reconnection sends back and waits. */
-interface StreamCursor {
-  lastEventId?: string;
-  retry?: number;
-  frames: number;
-}
+import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
 /** Options of {@link LegacySession}. */
 export interface LegacySessionOptions {
@@ -60,8 +44,7 @@ export class LegacySession {
   readonly #channel: HttpChannel;
   readonly #policy: ReconnectPolicy;
   readonly #peer: PeerRequests;
-  readonly #onToolsChanged: () => void;
-  readonly #awaiting = new Map<TransportRequestId, (response: TransportResponse) => void>();
+  readonly #router: SseRouter;
   #id: string | undefined;
   #version: string | undefined;
   #initialized = false;
@@ -71,8 +54,8 @@ export class LegacySession {
   constructor(channel: HttpChannel, options: LegacySessionOptions) {
     this.#channel = channel;
     this.#policy = new ReconnectPolicy(options.reconnect);
-    this.#onToolsChanged = options.onToolsChanged;
     this.#peer = new PeerRequests((response) => this.#post(response, 'response'), options.warn);
+    this.#router = new SseRouter(this.#peer, options.onToolsChanged);
   }
 
   /** The `Mcp-Session-Id` the server assigned in answer to `initialize`, or undefined (none, or not yet). */
@@ -196,81 +179,26 @@ export class LegacySession {
     const progressToken = isRecord(meta) ? meta.progressToken : undefined;
     const scope: StreamScope = { id: message.id, progressToken, onNotification: options.onNotification, signal };
     const cursor: StreamCursor = { frames: 0 };
-    const response = await this.#consume(body, scope, cursor);
+    const response = await this.#router.consume(body, scope, cursor);
     if (response !== undefined) return response;
     // Without an event id the server cannot replay what the stream would have carried.
-    if (cursor.lastEventId === undefined) throw new TransportError('closed', 'The SSE stream ended before the response');
+    if (cursor.lastEventId === undefined)
+      throw new TransportError('closed', 'The SSE stream ended before the response');
     return this.#resume(scope, cursor, signal);
-  }
-
-  /** Reads one SSE stream, routing what is not `scope`'s response; resolves with that response or at the end. */
-  async #consume(
-    body: ReadableStream<Uint8Array>,
-    scope: StreamScope | undefined,
-    cursor: StreamCursor,
-  ): Promise<TransportResponse | undefined> {
-    for await (const frame of readSseFrames(body)) {
-      cursor.frames++;
-      if (frame.id !== undefined) cursor.lastEventId = frame.id;
-      if (frame.retry !== undefined) cursor.retry = frame.retry;
-      // A priming event (an id, no message) only sets where to resume.
-      if (frame.data === undefined || frame.data.trim() === '') continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(frame.data);
-      } catch (cause) {
-        throw new TransportError('malformed_frame', 'SSE event is not valid JSON', { cause });
-      }
-      if (scope !== undefined && isResponseTo(message, scope.id)) return message;
-      this.#route(message, scope);
-    }
-    return undefined;
-  }
-
-  #route(message: unknown, scope: StreamScope | undefined): void {
-    if (!isRecord(message)) return;
-    const id = message.id;
-    const hasId = typeof id === 'string' || typeof id === 'number';
-    if (typeof message.method !== 'string') {
-      // A response on another stream: a resumed request whose answer the server replayed here.
-      if (hasId && ('result' in message || 'error' in message)) {
-        this.#awaiting.get(id)?.(message as unknown as TransportResponse);
-      }
-      return;
-    }
-    if (hasId) {
-      this.#peer.serve(message as unknown as TransportRequest);
-      return;
-    }
-    const notification = message as unknown as TransportNotification;
-    const params = notification.params;
-    if (notification.method === 'notifications/tools/list_changed') this.#onToolsChanged();
-    if (notification.method === 'notifications/cancelled' && this.#peer.cancel(params?.requestId)) return;
-    const own =
-      scope !== undefined &&
-      notification.method === 'notifications/progress' &&
-      scope.progressToken !== undefined &&
-      params?.progressToken === scope.progressToken;
-    const handler = this.#peer.handler;
-    if (!own && handler !== undefined) handler.onNotification(notification);
-    else if (scope !== undefined && !scope.signal.aborted) scope.onNotification?.(notification);
   }
 
   /** Waits for the response of a POST whose stream ended: resumes it with GET + `Last-Event-ID`, or takes it from any stream. */
   async #resume(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
     signal.throwIfAborted();
-    let deliver: (response: TransportResponse) => void = () => {};
-    const elsewhere = new Promise<TransportResponse>((resolve) => {
-      deliver = resolve;
-    });
-    this.#awaiting.set(scope.id, deliver);
+    // The server may replay the response on another stream (the GET stream): take it from wherever it comes.
+    const elsewhere = this.#router.awaitResponse(scope.id);
     const local = new AbortController();
     const stop = (): void => local.abort(signal.reason);
     signal.addEventListener('abort', stop, { once: true });
     try {
-      return await Promise.race([this.#resumeLoop(scope, cursor, local.signal), elsewhere]);
+      return await Promise.race([this.#resumeLoop(scope, cursor, local.signal), elsewhere.response]);
     } finally {
-      this.#awaiting.delete(scope.id);
+      elsewhere.release();
       signal.removeEventListener('abort', stop);
       local.abort(new TransportError('closed', 'The response arrived'));
     }
@@ -290,7 +218,7 @@ export class LegacySession {
             await discard(res);
             throw new TransportError('closed', 'The SSE stream ended before the response; the server allows no GET');
           }
-          if (isEventStream(res)) return this.#consume(res.body, scope, cursor);
+          if (isEventStream(res)) return this.#router.consume(res.body, scope, cursor);
           await discard(res);
           return undefined;
         });
@@ -336,7 +264,7 @@ export class LegacySession {
             await discard(res);
             return 'failed';
           }
-          await this.#consume(res.body, undefined, cursor);
+          await this.#router.consume(res.body, undefined, cursor);
           return 'ended';
         });
       } catch {

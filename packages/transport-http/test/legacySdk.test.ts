@@ -167,7 +167,10 @@ describe('HttpClientTransport in a 2025-era session (SDK v1 server)', () => {
   it('L-C7/L-C8: keeps the session id and negotiated version and sends them, without 2026 headers', async () => {
     const fixture = await sdkFixture();
     const { transport, response } = await open(fixture);
-    expect(response).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'sdk-v1' } } });
+    expect(response).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2025-11-25', serverInfo: { name: 'sdk-v1' } },
+    });
     const sessionId = transport.sessionId;
     expect(sessionId).toBe([...fixture.transports.keys()][0]);
     const listed = await transport.request({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
