@@ -1,6 +1,7 @@
 import { TransportError } from '@mcp-tasks/protocol';
 
-type HeaderSource =
+/** Extra headers, or a function producing them per exchange. */
+export type HeaderSource =
   | Readonly<Record<string, string>>
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 

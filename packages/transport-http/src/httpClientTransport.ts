@@ -13,17 +13,13 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { CloseSignal } from '@mcp-tasks/transport-kit';
-import { HttpChannel } from './httpChannel.js';
+import { type HeaderSource, HttpChannel } from './httpChannel.js';
 import { LegacySession } from './legacySession.js';
 import { isResponseTo, readJsonReply } from './readJsonReply.js';
 import { readSseEvents } from './readSseEvents.js';
 import type { HttpReconnectOptions } from './reconnectPolicy.js';
 import { mcpNameField } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';
-
-type HeaderSource =
-  | Readonly<Record<string, string>>
-  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /** Options of {@link HttpClientTransport}. */
 export interface HttpClientTransportOptions {
