@@ -95,7 +95,9 @@ function sameHeaders(a: readonly [string, string][], b: readonly [string, string
  * peer handler's `onNotification` (without one, to the request's `onNotification`, or nowhere on the GET stream).
  * After `notifications/initialized` has been sent and while a peer handler is installed, the transport keeps a GET
  * stream open for messages outside any request: 405 (no GET stream offered) or another 4xx ends it for the
- * session; a drop reconnects after the server's `retry`, backing off on failures. {@link close} DELETEs the session
+ * session; a drop reconnects after the server's `retry`, backing off on failures. Aborting a request's signal also
+ * POSTs `notifications/cancelled` naming it (never for `initialize`): in this era closing a stream does not cancel
+ * anything. {@link close} DELETEs the session
  * (waiting at most 2 s, any answer accepted) after ending everything in flight.
  */
 export class HttpClientTransport implements ClientTransport {

@@ -83,14 +83,28 @@ export class LegacySession {
       body: JSON.stringify(message),
       signal: options.signal,
     } as const;
-    return this.#channel.exchange(call, async (res, signal) => {
-      await this.#refuseGone(res, sent);
-      const assigned = res.headers.get('mcp-session-id') ?? undefined;
-      const response = isEventStream(res)
-        ? await this.#readStream(res.body, message, options, signal)
-        : await readJsonReply(res, message.id);
-      if (initialize && 'result' in response) this.#adopt(assigned, response.result.protocolVersion);
-      return response;
+    // In this era closing the stream does not cancel the request: tell the server. Never for initialize.
+    const cancel = (): void => this.#cancel(message.id, options.signal?.reason);
+    if (!initialize) options.signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await this.#channel.exchange(call, async (res, signal) => {
+        await this.#refuseGone(res, sent);
+        const assigned = res.headers.get('mcp-session-id') ?? undefined;
+        const response = isEventStream(res)
+          ? await this.#readStream(res.body, message, options, signal)
+          : await readJsonReply(res, message.id);
+        if (initialize && 'result' in response) this.#adopt(assigned, response.result.protocolVersion);
+        return response;
+      });
+    } finally {
+      options.signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  #cancel(requestId: TransportRequest['id'], reason: unknown): void {
+    const params = reason instanceof Error ? { requestId, reason: reason.message } : { requestId };
+    this.#post({ jsonrpc: '2.0', method: 'notifications/cancelled', params }, 'notification').catch(() => {
+      // Best effort: the request is already rejected locally, and a late response is ignored.
     });
   }
 

@@ -256,4 +256,41 @@ describe('HttpClientTransport 2025-era session (scripted servers)', () => {
     expect(modern['mcp-protocol-version']).toBe('2026-07-28');
     expect(modern['mcp-session-id']).toBeUndefined();
   });
+
+  it('L-C9: aborting a request POSTs notifications/cancelled with the session headers; never for initialize', async () => {
+    const { url, seen } = await scripted((_req, res, body) => {
+      if (body?.method === 'initialize') return json(res, initResult(body.id), { 'mcp-session-id': 's' });
+      if (body?.method === 'tools/call') return void sse(res);
+      res.writeHead(202).end();
+    });
+    const transport = client(url);
+    await transport.request(initialize);
+    const controller = new AbortController();
+    const pending = transport.request(call, { signal: controller.signal });
+    await vi.waitFor(() => expect(seen.some((s) => s.body?.method === 'tools/call')).toBe(true));
+    controller.abort(new Error('user gave up'));
+    await expect(pending).rejects.toThrow('user gave up');
+    await vi.waitFor(() => {
+      const cancelled = seen.find((s) => s.body?.method === 'notifications/cancelled');
+      expect(cancelled?.body?.params).toEqual({ requestId: 2, reason: 'user gave up' });
+      expect(cancelled?.headers['mcp-session-id']).toBe('s');
+    });
+  });
+
+  it('L-C5: aborting initialize sends no notifications/cancelled', async () => {
+    const { url, seen } = await scripted((_req, res, body) => {
+      if (body?.method === 'initialize') return void sse(res);
+      if (body?.id !== undefined) return json(res, { jsonrpc: '2.0', id: body.id, result: {} });
+      res.writeHead(202).end();
+    });
+    const transport = client(url);
+    const controller = new AbortController();
+    const pending = transport.request(initialize, { signal: controller.signal });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+    // A cancellation POSTed on abort would have reached the server before this round trip.
+    await transport.request({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    expect(seen.map((s) => s.body?.method)).toEqual(['initialize', 'ping']);
+  });
 });
