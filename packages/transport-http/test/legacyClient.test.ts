@@ -293,4 +293,30 @@ describe('HttpClientTransport 2025-era session (scripted servers)', () => {
     await transport.request({ jsonrpc: '2.0', id: 9, method: 'ping' });
     expect(seen.map((s) => s.body?.method)).toEqual(['initialize', 'ping']);
   });
+
+  it('L-C10: while resuming, a response that arrives on the GET stream settles the request', async () => {
+    let standing: ServerResponse | undefined;
+    const { url } = await scripted((req, res, body) => {
+      if (req.method === 'GET' && req.headers['last-event-id'] === undefined) {
+        standing = res;
+        return void sse(res);
+      }
+      if (req.method === 'GET') {
+        // Refuse the resumption, and deliver the answer on the other stream instead.
+        standing?.write(`data: ${JSON.stringify(answer)}\n\n`);
+        return void res.writeHead(409).end();
+      }
+      if (body?.method === 'initialize') return json(res, initResult(body.id), { 'mcp-session-id': 's' });
+      if (body?.method === 'tools/call') {
+        sse(res);
+        return void res.end('id: p1\nretry: 5\ndata:\n\n');
+      }
+      res.writeHead(202).end();
+    });
+    const transport = client(url, idleHandler);
+    await transport.request(initialize);
+    await transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await vi.waitFor(() => expect(standing).toBeDefined());
+    expect(await transport.request(call)).toEqual(answer);
+  });
 });
