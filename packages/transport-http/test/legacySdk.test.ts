@@ -7,10 +7,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClientPeerHandler, TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ElicitResultSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpClientTransport } from '../src/client.js';
 
@@ -40,6 +39,36 @@ afterEach(async () => {
   fixtures = [];
   clients = [];
 });
+
+/**
+ * An event store that replays in the order it stored. (The SDK's example store orders ids that share a millisecond by
+ * a random suffix, so it sometimes skips a response stored right after the priming event.)
+ */
+class OrderedEventStore implements EventStore {
+  readonly #events: { id: string; streamId: string; message: JSONRPCMessage }[] = [];
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${streamId}:${this.#events.length}`;
+    this.#events.push({ id, streamId, message });
+    return id;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return this.#events.find((e) => e.id === eventId)?.streamId;
+  }
+
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
+    const at = this.#events.findIndex((e) => e.id === lastEventId);
+    const streamId = this.#events[at]?.streamId ?? '';
+    for (const event of this.#events.slice(at + 1)) {
+      if (event.streamId === streamId) await send(event.id, event.message);
+    }
+    return streamId;
+  }
+}
 
 /** The SDK server: `ask` elicits on its own POST stream; `poll` closes its stream and answers on resumption. */
 function sdkMcpServer(): McpServer {
@@ -87,9 +116,10 @@ async function sdkFixture(options: { resumable?: boolean } = {}): Promise<SdkFix
       return;
     }
     const mcp = sdkMcpServer();
+    const eventStore = options.resumable ? new OrderedEventStore() : undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      ...(options.resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 20 } : {}),
+      ...(eventStore ? { eventStore, retryInterval: 20 } : {}),
       onsessioninitialized: (sid) => {
         transports.set(sid, transport);
         servers.set(sid, mcp);
