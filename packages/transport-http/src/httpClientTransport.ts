@@ -1,24 +1,25 @@
 import {
+  type ClientPeerHandler,
   type ClientRequestOptions,
   type ClientTransport,
   ErrorCode,
   encodeHeaderValue,
   isRecord,
   META,
-  ProtocolError,
+  messageEra,
   TransportError,
   type TransportNotification,
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { CloseSignal } from '@mcp-tasks/transport-kit';
+import { type HeaderSource, HttpChannel } from './httpChannel.js';
+import { LegacySession } from './legacySession.js';
+import { isResponseTo, readJsonReply } from './readJsonReply.js';
 import { readSseEvents } from './readSseEvents.js';
+import type { HttpReconnectOptions } from './reconnectPolicy.js';
 import { mcpNameField } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';
-
-type HeaderSource =
-  | Readonly<Record<string, string>>
-  | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /** Options of {@link HttpClientTransport}. */
 export interface HttpClientTransportOptions {
@@ -26,16 +27,20 @@ export interface HttpClientTransportOptions {
   readonly url: string | URL;
   /** A bearer token (or a function producing the current one), sent as `Authorization: Bearer …`. */
   readonly token?: string | (() => string | undefined | Promise<string | undefined>);
-  /** Extra headers for every POST (or a function producing them per request). They cannot override MCP headers. */
+  /** Extra headers for every request (or a function producing them per request). They cannot override MCP headers. */
   readonly headers?: HeaderSource;
   /** The fetch to use. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
-  /** Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`. Default `console.warn`. */
+  /**
+   * Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`, and per response to a
+   * server request that could not be delivered. Default `console.warn`.
+   */
   readonly warn?: (message: string) => void;
-}
-
-function isResponseTo(value: unknown, id: TransportRequest['id']): value is TransportResponse {
-  return isRecord(value) && value.jsonrpc === '2.0' && value.id === id && ('result' in value || 'error' in value);
+  /**
+   * How a 2025-era session reconnects its SSE streams (the GET stream, and a POST stream that ended before its
+   * response). Default: 1 s when the server sent no `retry`, doubling per failure up to 30 s, 5 attempts.
+   */
+  readonly reconnect?: HttpReconnectOptions;
 }
 
 /** The `_meta` of a `tools/list` the transport sends on its own: the envelope of the call that needed it. */
@@ -53,16 +58,15 @@ function sameHeaders(a: readonly [string, string][], b: readonly [string, string
   return a.length === b.length && a.every(([name, value], i) => b[i]?.[0] === name && b[i]?.[1] === value);
 }
 
-function isErrorResponse(value: unknown): value is Extract<TransportResponse, { error: unknown }> {
-  return isRecord(value) && value.jsonrpc === '2.0' && isRecord(value.error) && typeof value.error.code === 'number';
-}
-
 /**
- * The Streamable HTTP client transport (MCP 2026-07-28), built on `fetch` only, so it runs in Node 20+ and browsers.
+ * The Streamable HTTP client transport, built on `fetch` only, so it runs in Node 20+ and browsers. It speaks both
+ * protocol eras, choosing per message with `messageEra`: a message whose `_meta` carries the 2026-07-28 envelope
+ * travels as below; any other (2025-era `initialize` and everything after it, responses to server requests) joins
+ * the 2025-era session described further down.
  *
- * Every message is its own POST carrying `Accept: application/json, text/event-stream`, `Mcp-Method`, `Mcp-Name`
- * where the method has one (Base64 sentinel when not header-safe), `MCP-Protocol-Version` from the message's
- * `_meta`, and, on `tools/call`, `Mcp-Param-*` for the arguments the tool's input schema annotates with
+ * 2026-07-28: every message is its own POST carrying `Accept: application/json, text/event-stream`, `Mcp-Method`,
+ * `Mcp-Name` where the method has one (Base64 sentinel when not header-safe), `MCP-Protocol-Version` from the
+ * message's `_meta`, and, on `tools/call`, `Mcp-Param-*` for the arguments the tool's input schema annotates with
  * `x-mcp-header`. The transport learns the annotations from every `tools/list` result it carries (dropping tools
  * with invalid annotations from it, as HTTP clients must); before calling a tool it has not seen listed, it lists
  * the server's tools itself (once, all pages, with the call's `_meta` envelope), so the first call is correct with
@@ -73,14 +77,33 @@ function isErrorResponse(value: unknown): value is Extract<TransportResponse, { 
  * Responses: a JSON body, or an SSE stream whose notifications go to `onNotification` in order before the request
  * resolves. A non-2xx status resolves with its JSON-RPC error body when it has one, and otherwise rejects with
  * `TransportError('http_status')` carrying `status`; 401 and 403 always reject that way (the body's message kept in
- * the error's message, the body's error as its `cause`), so a host can tell a refused token or origin by status. Aborting `options.signal` aborts the fetch (closing the stream, which is how
- * HTTP cancels a request or ends a listen) and rejects with the signal's reason.
+ * the error's message, the body's error as its `cause`), so a host can tell a refused token or origin by status.
+ * Aborting `options.signal` aborts the fetch (closing the stream, which is how HTTP cancels a request or ends a
+ * listen) and rejects with the signal's reason.
+ *
+ * 2025-era session: no 2026 routing headers. The `Mcp-Session-Id` of the response to `initialize` and the
+ * `protocolVersion` of its result are sent as `Mcp-Session-Id` and `MCP-Protocol-Version` on every later POST,
+ * GET and DELETE; a new `initialize` starts over without them. A server without sessions works too (no id, no
+ * session header). A 404 to a message that carried the session id means the server ended the session: the
+ * transport forgets it and rejects with `TransportError('http_status')`, `status` 404, so the client initializes
+ * again. SSE events without data (priming events) are skipped; when a request's stream ends before its response
+ * after the server gave an event id, the transport waits the server's `retry` (see `reconnect`) and resumes with
+ * GET + `Last-Event-ID`, taking the response from there (or from any other stream that carries it). Server requests
+ * on any stream go to the {@link ClientPeerHandler} (see {@link setPeerHandler}) and its response is POSTed back;
+ * `notifications/cancelled` naming one aborts the signal given to the handler, and no response is sent. Progress
+ * notifications whose `progressToken` is the request's go to its `onNotification`; other notifications go to the
+ * peer handler's `onNotification` (without one, to the request's `onNotification`, or nowhere on the GET stream).
+ * After `notifications/initialized` has been sent and while a peer handler is installed, the transport keeps a GET
+ * stream open for messages outside any request: 405 (no GET stream offered) or another 4xx ends it for the
+ * session; a drop reconnects after the server's `retry`, backing off on failures. Aborting a request's signal also
+ * POSTs `notifications/cancelled` naming it (never for `initialize`): in this era closing a stream does not cancel
+ * anything. {@link close} DELETEs the session
+ * (waiting at most 2 s, any answer accepted) after ending everything in flight.
  */
 export class HttpClientTransport implements ClientTransport {
-  readonly #url: string;
   readonly #options: HttpClientTransportOptions;
-  readonly #fetch: typeof fetch;
-  readonly #inFlight = new Set<AbortController>();
+  readonly #channel: HttpChannel;
+  readonly #legacy: LegacySession;
   readonly #toolHeaders = new ToolParamHeaders();
   readonly #close = new CloseSignal();
   /**
@@ -92,12 +115,31 @@ export class HttpClientTransport implements ClientTransport {
   #listings = 0;
 
   constructor(options: HttpClientTransportOptions) {
-    this.#url = String(options.url);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#channel = new HttpChannel(options);
+    this.#legacy = new LegacySession(this.#channel, {
+      reconnect: options.reconnect,
+      warn: (message) => this.#warn(message),
+      onToolsChanged: () => this.#toolHeaders.invalidate(),
+    });
+  }
+
+  /** The `Mcp-Session-Id` of the current 2025-era session, or undefined when there is none. */
+  get sessionId(): string | undefined {
+    return this.#legacy.sessionId;
+  }
+
+  /**
+   * Installs the receiver of server requests and of notifications outside the client's requests in a 2025-era
+   * session, replacing any earlier one; opens the GET stream if the session is initialized. See the class notes.
+   */
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.#legacy.setPeerHandler(handler);
   }
 
   async request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
+    if (this.#close.isSettled) throw new TransportError('closed', 'Transport closed');
+    if (messageEra(message) === 'legacy') return this.#legacy.request(message, options);
     const name = message.params?.name;
     if (message.method !== 'tools/call' || typeof name !== 'string') return this.#send(message, options);
     if (this.#toolHeaders.needsListing(name)) await this.#listTools(message);
@@ -138,39 +180,22 @@ export class HttpClientTransport implements ClientTransport {
   }
 
   async #send(message: TransportRequest, options: ClientRequestOptions): Promise<TransportResponse> {
-    const response = await this.#exchange(message, options, async (res, signal) => {
+    const call = { method: 'POST', headers: this.#headers(message), body: JSON.stringify(message) } as const;
+    const response = await this.#channel.exchange({ ...call, signal: options.signal }, async (res, signal) => {
       const type = res.headers.get('content-type') ?? '';
       if (type.startsWith('text/event-stream') && res.body !== null && res.ok) {
         return this.#readStream(res.body, message.id, options.onNotification, signal);
       }
-      const text = await res.text();
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
-      if (res.ok && isResponseTo(body, message.id)) return body;
-      if (!res.ok && isErrorResponse(body)) {
-        // 401 and 403 refuse the exchange (credentials, origin), not the request: say so with the status, which a
-        // JSON-RPC error would lose, and keep the server's message. Other statuses carry the request's own error.
-        if (res.status !== 401 && res.status !== 403) return body;
-        throw new TransportError('http_status', `HTTP ${res.status}: ${body.error.message}`, {
-          status: res.status,
-          cause: ProtocolError.fromError(body.error),
-        });
-      }
-      if (!res.ok)
-        throw new TransportError('http_status', `HTTP ${res.status} without a JSON-RPC error body`, {
-          status: res.status,
-        });
-      throw new TransportError('malformed_frame', `HTTP ${res.status} response is not a JSON-RPC response`);
+      return readJsonReply(res, message.id);
     });
     return message.method === 'tools/list' ? this.#filterTools(message, response) : response;
   }
 
   async notify(message: TransportNotification): Promise<void> {
-    await this.#exchange(message, {}, async (res) => {
+    if (this.#close.isSettled) throw new TransportError('closed', 'Transport closed');
+    if (messageEra(message) === 'legacy') return this.#legacy.notify(message);
+    const call = { method: 'POST', headers: this.#headers(message), body: JSON.stringify(message) } as const;
+    await this.#channel.exchange(call, async (res) => {
       await res.body?.cancel();
       if (!res.ok)
         throw new TransportError('http_status', `HTTP ${res.status} for a notification`, { status: res.status });
@@ -179,60 +204,20 @@ export class HttpClientTransport implements ClientTransport {
 
   async close(): Promise<void> {
     if (!this.#close.settle({ initiator: 'local' })) return;
-    const error = new TransportError('closed', 'Transport closed');
-    for (const controller of this.#inFlight) controller.abort(error);
-    this.#inFlight.clear();
+    this.#channel.abortAll(new TransportError('closed', 'Transport closed'));
+    await this.#legacy.close();
   }
 
-  /** POSTs one message with its headers and hands the response to `read`, owning abort and cleanup. */
-  async #exchange<T>(
-    message: TransportRequest | TransportNotification,
-    options: ClientRequestOptions,
-    read: (res: Response, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    if (this.#close.isSettled) throw new TransportError('closed', 'Transport closed');
-    const userSignal = options.signal;
-    userSignal?.throwIfAborted();
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort(userSignal?.reason);
-    userSignal?.addEventListener('abort', onAbort, { once: true });
-    this.#inFlight.add(controller);
-    try {
-      const headers = await this.#headers(message);
-      let res: Response;
-      try {
-        res = await this.#fetch(this.#url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(message),
-          signal: controller.signal,
-        });
-      } catch (cause) {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        throw new TransportError('send_failed', `POST ${this.#url} failed`, { cause });
-      }
-      try {
-        return await read(res, controller.signal);
-      } catch (error) {
-        if (controller.signal.aborted) throw controller.signal.reason;
-        throw error;
-      }
-    } finally {
-      userSignal?.removeEventListener('abort', onAbort);
-      this.#inFlight.delete(controller);
-    }
+  #warn(message: string): void {
+    (this.#options.warn ?? ((m) => console.warn(m)))(message);
   }
 
-  async #headers(message: TransportRequest | TransportNotification): Promise<Record<string, string>> {
-    const { headers: extra, token } = this.#options;
-    const base = typeof extra === 'function' ? await extra() : extra;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(base ?? {})) headers[name.toLowerCase()] = value;
-    const bearer = typeof token === 'function' ? await token() : token;
-    if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
-    headers.accept = 'application/json, text/event-stream';
-    headers['content-type'] = 'application/json';
-    headers['mcp-method'] = message.method;
+  #headers(message: TransportRequest | TransportNotification): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-method': message.method,
+    };
     const params = message.params;
     const version = isRecord(params?._meta) ? params._meta[META.protocolVersion] : undefined;
     if (typeof version === 'string') headers['mcp-protocol-version'] = version;
@@ -271,7 +256,7 @@ export class HttpClientTransport implements ClientTransport {
   #filterTools(request: TransportRequest, response: TransportResponse): TransportResponse {
     if (!('result' in response) || !Array.isArray(response.result.tools)) return response;
     const tools = response.result.tools as readonly unknown[];
-    const kept = this.#toolHeaders.observe(tools, this.#options.warn ?? ((m) => console.warn(m)));
+    const kept = this.#toolHeaders.observe(tools, (m) => this.#warn(m));
     // A first page that is also the last is the whole list.
     if (request.params?.cursor === undefined && response.result.nextCursor === undefined) {
       this.#toolHeaders.markComplete();

@@ -15,6 +15,7 @@ export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.j
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { readSseEvents } from './readSseEvents.js';
+export type { HttpReconnectOptions } from './reconnectPolicy.js';
 export { mcpNameField } from './routingHeaders.js';
 export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {

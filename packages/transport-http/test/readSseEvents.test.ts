@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readSseEvents } from '../src/client.js';
+import { readSseFrames, type SseFrame } from '../src/readSseEvents.js';
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -61,5 +62,31 @@ describe('readSseEvents', () => {
       break;
     }
     expect(cancelled).toBe(true);
+  });
+});
+
+describe('readSseFrames', () => {
+  async function frames(...chunks: string[]): Promise<SseFrame[]> {
+    const out: SseFrame[] = [];
+    for await (const frame of readSseFrames(streamOf(...chunks))) out.push(frame);
+    return out;
+  }
+
+  it('L-C9: yields id and retry, including a priming event with empty data', async () => {
+    expect(await frames('id: e1\nretry: 500\ndata: \n\n', 'id: e2\ndata: {"a":1}\n\n')).toEqual([
+      { data: '', id: 'e1', retry: 500 },
+      { data: '{"a":1}', id: 'e2', retry: undefined },
+    ]);
+  });
+
+  it('yields an event with an id and no data, and ignores a non-numeric retry and an id with NUL', async () => {
+    expect(await frames('id: only\n\nretry: soon\nid: a\0b\ndata: x\n\n: comment\n\n')).toEqual([
+      { data: undefined, id: 'only', retry: undefined },
+      { data: 'x', id: undefined, retry: undefined },
+    ]);
+  });
+
+  it('readSseEvents skips events that carry no data line', async () => {
+    expect(await collect(streamOf('id: 1\nretry: 10\n\ndata: kept\n\n'))).toEqual(['kept']);
   });
 });

@@ -1,0 +1,294 @@
+import {
+  type ClientPeerHandler,
+  type ClientRequestOptions,
+  isLegacyProtocolVersion,
+  isRecord,
+  TransportError,
+  type TransportNotification,
+  type TransportRequest,
+  type TransportResponse,
+} from '@mcp-tasks/protocol';
+import type { HttpChannel } from './httpChannel.js';
+import { ServerRequests } from './serverRequests.js';
+import { readJsonReply } from './readJsonReply.js';
+import { type HttpReconnectOptions, ReconnectPolicy, sleep } from './reconnectPolicy.js';
+import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
+
+/** Options of {@link LegacySession}. */
+export interface LegacySessionOptions {
+  readonly reconnect?: HttpReconnectOptions | undefined;
+  readonly warn: (message: string) => void;
+  /** Called on `notifications/tools/list_changed` from any stream. */
+  readonly onToolsChanged: () => void;
+}
+
+/** How long `close()` waits for the server to answer the session's DELETE. */
+const DELETE_TIMEOUT_MS = 2000;
+/** What `Mcp-Session-Id` may hold: visible ASCII. Anything else could not be sent back as a header. */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+function isEventStream(res: Response): res is Response & { body: ReadableStream<Uint8Array> } {
+  return res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+}
+
+async function discard(res: Response): Promise<void> {
+  await res.body?.cancel().catch(() => {});
+}
+
+/**
+ * The client side of one 2025-era Streamable HTTP session: the `Mcp-Session-Id` and protocol version an
+ * `initialize` established, sent on every later POST, GET and DELETE; server requests and notifications from any
+ * stream; the GET stream; resuming a POST stream that ended before its response.
+ */
+export class LegacySession {
+  readonly #channel: HttpChannel;
+  readonly #policy: ReconnectPolicy;
+  readonly #peer: ServerRequests;
+  readonly #router: SseRouter;
+  #id: string | undefined;
+  #version: string | undefined;
+  #initialized = false;
+  #listening: AbortController | undefined;
+  #listenRefused = false;
+
+  constructor(channel: HttpChannel, options: LegacySessionOptions) {
+    this.#channel = channel;
+    this.#policy = new ReconnectPolicy(options.reconnect);
+    this.#peer = new ServerRequests((response) => this.#post(response, 'response'), options.warn);
+    this.#router = new SseRouter(this.#peer, options.onToolsChanged);
+  }
+
+  /** The `Mcp-Session-Id` the server assigned in answer to `initialize`, or undefined (none, or not yet). */
+  get sessionId(): string | undefined {
+    return this.#id;
+  }
+
+  /** The protocol version the server chose in answer to `initialize`, or undefined before one succeeded. */
+  get protocolVersion(): string | undefined {
+    return this.#version;
+  }
+
+  setPeerHandler(handler: ClientPeerHandler): void {
+    this.#peer.handler = handler;
+    this.#listen();
+  }
+
+  async request(message: TransportRequest, options: ClientRequestOptions): Promise<TransportResponse> {
+    const initialize = message.method === 'initialize';
+    if (initialize) this.#reset();
+    const sent = this.#id;
+    const call = {
+      method: 'POST',
+      headers: this.#postHeaders(),
+      body: JSON.stringify(message),
+      signal: options.signal,
+    } as const;
+    // In this era closing the stream does not cancel the request: tell the server. Never for initialize.
+    const cancel = (): void => this.#cancel(message.id, options.signal?.reason);
+    if (!initialize) options.signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await this.#channel.exchange(call, async (res, signal) => {
+        await this.#refuseGone(res, sent);
+        const assigned = res.headers.get('mcp-session-id') ?? undefined;
+        const response = isEventStream(res)
+          ? await this.#readStream(res.body, message, options, signal)
+          : await readJsonReply(res, message.id);
+        if (initialize && 'result' in response) this.#adopt(assigned, response.result.protocolVersion);
+        return response;
+      });
+    } finally {
+      options.signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  #cancel(requestId: TransportRequest['id'], reason: unknown): void {
+    const params = reason instanceof Error ? { requestId, reason: reason.message } : { requestId };
+    this.#post({ jsonrpc: '2.0', method: 'notifications/cancelled', params }, 'notification').catch(() => {
+      // Best effort: the request is already rejected locally, and a late response is ignored.
+    });
+  }
+
+  async notify(message: TransportNotification): Promise<void> {
+    await this.#post(message, 'notification');
+    if (message.method === 'notifications/initialized') {
+      this.#initialized = true;
+      this.#listen();
+    }
+  }
+
+  /** Ends the session: stops the GET stream and the server requests being served, then DELETEs the session. */
+  async close(): Promise<void> {
+    const id = this.#id;
+    const headers = this.#sessionHeaders();
+    this.#reset();
+    this.#peer.abortAll(new TransportError('closed', 'Transport closed'));
+    // The server may not support DELETE (405) or be gone already: either way the session is over for us.
+    if (id !== undefined) await this.#channel.farewell(headers, DELETE_TIMEOUT_MS);
+  }
+
+  /** `Mcp-Session-Id` and `MCP-Protocol-Version` once `initialize` established them; never a 2026 header. */
+  #sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.#id !== undefined) headers['mcp-session-id'] = this.#id;
+    if (this.#version !== undefined) headers['mcp-protocol-version'] = this.#version;
+    return headers;
+  }
+
+  #postHeaders(): Record<string, string> {
+    return {
+      ...this.#sessionHeaders(),
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+  }
+
+  #getHeaders(lastEventId: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#sessionHeaders(), accept: 'text/event-stream' };
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    return headers;
+  }
+
+  #adopt(id: string | undefined, version: unknown): void {
+    this.#id = id !== undefined && SESSION_ID.test(id) ? id : undefined;
+    this.#version = isLegacyProtocolVersion(version) ? version : undefined;
+  }
+
+  #reset(): void {
+    this.#listening?.abort(new TransportError('closed', 'The session ended'));
+    this.#listening = undefined;
+    this.#id = undefined;
+    this.#version = undefined;
+    this.#initialized = false;
+    this.#listenRefused = false;
+  }
+
+  /** A 404 to a message that named the session means the server ended it: forget it and say so. */
+  async #refuseGone(res: Response, sent: string | undefined): Promise<void> {
+    if (res.status !== 404 || sent === undefined) return;
+    await discard(res);
+    if (this.#id === sent) this.#reset();
+    throw new TransportError('http_status', 'HTTP 404: the server ended the session; initialize again', {
+      status: 404,
+    });
+  }
+
+  /** POSTs a notification or a response to a server request; the server acknowledges with 202. */
+  async #post(message: TransportNotification | TransportResponse, kind: string): Promise<void> {
+    const sent = this.#id;
+    const call = { method: 'POST', headers: this.#postHeaders(), body: JSON.stringify(message) } as const;
+    await this.#channel.exchange(call, async (res) => {
+      await this.#refuseGone(res, sent);
+      await discard(res);
+      if (!res.ok) throw new TransportError('http_status', `HTTP ${res.status} for a ${kind}`, { status: res.status });
+    });
+  }
+
+  async #readStream(
+    body: ReadableStream<Uint8Array>,
+    message: TransportRequest,
+    options: ClientRequestOptions,
+    signal: AbortSignal,
+  ): Promise<TransportResponse> {
+    const meta = message.params?._meta;
+    const progressToken = isRecord(meta) ? meta.progressToken : undefined;
+    const scope: StreamScope = { id: message.id, progressToken, onNotification: options.onNotification, signal };
+    const cursor: StreamCursor = { frames: 0 };
+    const response = await this.#router.consume(body, scope, cursor);
+    if (response !== undefined) return response;
+    // Without an event id the server cannot replay what the stream would have carried.
+    if (cursor.lastEventId === undefined)
+      throw new TransportError('closed', 'The SSE stream ended before the response');
+    return this.#resume(scope, cursor, signal);
+  }
+
+  /** Waits for the response of a POST whose stream ended: resumes it with GET + `Last-Event-ID`, or takes it from any stream. */
+  async #resume(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
+    signal.throwIfAborted();
+    // The server may replay the response on another stream (the GET stream): take it from wherever it comes.
+    const elsewhere = this.#router.awaitResponse(scope.id);
+    const local = new AbortController();
+    const stop = (): void => local.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await Promise.race([this.#resumeLoop(scope, cursor, local.signal), elsewhere.response]);
+    } finally {
+      elsewhere.release();
+      signal.removeEventListener('abort', stop);
+      local.abort(new TransportError('closed', 'The response arrived'));
+    }
+  }
+
+  async #resumeLoop(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
+    for (let failures = 0; ; ) {
+      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+      const before = cursor.lastEventId;
+      const sent = this.#id;
+      let outcome: TransportResponse | undefined;
+      try {
+        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        outcome = await this.#channel.exchange(call, async (res) => {
+          await this.#refuseGone(res, sent);
+          if (res.status === 405) {
+            await discard(res);
+            throw new TransportError('closed', 'The SSE stream ended before the response; the server allows no GET');
+          }
+          if (isEventStream(res)) return this.#router.consume(res.body, scope, cursor);
+          await discard(res);
+          return undefined;
+        });
+      } catch (error) {
+        if (signal.aborted || !(error instanceof TransportError) || error.code !== 'send_failed') throw error;
+      }
+      if (outcome !== undefined) return outcome;
+      failures = cursor.lastEventId === before ? failures + 1 : 0;
+      if (failures >= this.#policy.maxAttempts) {
+        throw new TransportError('closed', 'The SSE stream ended before the response and could not be resumed');
+      }
+    }
+  }
+
+  /** Opens the GET stream once the session is initialized and someone receives what it carries. */
+  #listen(): void {
+    if (this.#listening !== undefined || this.#listenRefused || !this.#initialized) return;
+    if (this.#peer.handler === undefined || this.#channel.closed) return;
+    const controller = new AbortController();
+    this.#listening = controller;
+    void this.#listenLoop(controller.signal)
+      .catch(() => {})
+      .finally(() => {
+        if (this.#listening === controller) this.#listening = undefined;
+      });
+  }
+
+  /** Keeps the GET stream open while the session lives: 405 and other 4xx end it, drops reconnect with backoff. */
+  async #listenLoop(signal: AbortSignal): Promise<void> {
+    const cursor: StreamCursor = { frames: 0 };
+    for (let failures = 0; !signal.aborted; ) {
+      const seen = cursor.frames;
+      let outcome: 'ended' | 'failed' | 'stop';
+      try {
+        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        outcome = await this.#channel.exchange(call, async (res) => {
+          if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+            if (res.status === 405) this.#listenRefused = true;
+            await discard(res);
+            return 'stop';
+          }
+          if (!isEventStream(res)) {
+            await discard(res);
+            return 'failed';
+          }
+          await this.#router.consume(res.body, undefined, cursor);
+          return 'ended';
+        });
+      } catch {
+        if (signal.aborted) return;
+        outcome = 'failed';
+      }
+      if (outcome === 'stop') return;
+      failures = outcome === 'ended' && cursor.frames > seen ? 0 : failures + 1;
+      if (failures >= this.#policy.maxAttempts) return;
+      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+    }
+  }
+}
