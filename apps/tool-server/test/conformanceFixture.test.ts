@@ -270,7 +270,7 @@ describe('session tools on the 2026-07-28 wire', () => {
       },
     });
     const enums = (await answerOnce('test_elicitation_sep1330_enums', {}, accept)).request?.params;
-    expect(Object.keys((enums?.requestedSchema as { properties: object }).properties)).toEqual([
+    expect(Object.keys((enums?.requestedSchema as { properties: object } | undefined)?.properties ?? {})).toEqual([
       'untitledSingle',
       'titledSingle',
       'legacyEnum',

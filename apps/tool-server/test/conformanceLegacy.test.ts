@@ -162,7 +162,10 @@ describe('conformance fixture on the 2025-11-25 wire', () => {
     const p = formProperties(session);
     expect(p.untitledSingle).toMatchObject({ type: 'string', enum: expect.any(Array) });
     expect(p.untitledSingle).not.toHaveProperty('oneOf');
-    expect(p.titledSingle).toMatchObject({ type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, {}, {}] });
+    expect(p.titledSingle).toMatchObject({
+      type: 'string',
+      oneOf: [{ const: 'value1', title: 'First Option' }, {}, {}],
+    });
     expect(p.legacyEnum).toMatchObject({
       type: 'string',
       enum: ['opt1', 'opt2', 'opt3'],

@@ -4,8 +4,8 @@ import { deepFreeze } from './deepFreeze.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
-import { OwnerTally } from './ownerTally.js';
 import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
+import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
 import {

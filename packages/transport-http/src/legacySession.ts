@@ -9,9 +9,9 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import type { HttpChannel } from './httpChannel.js';
-import { ServerRequests } from './serverRequests.js';
 import { readJsonReply } from './readJsonReply.js';
 import { type HttpReconnectOptions, ReconnectPolicy, sleep } from './reconnectPolicy.js';
+import { ServerRequests } from './serverRequests.js';
 import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
 /** Options of {@link LegacySession}. */

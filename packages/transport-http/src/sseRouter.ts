@@ -6,9 +6,9 @@ import {
   type TransportRequestId,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import type { ServerRequests } from './serverRequests.js';
 import { isResponseTo } from './readJsonReply.js';
 import { readSseFrames } from './readSseEvents.js';
+import type { ServerRequests } from './serverRequests.js';
 
 /** The request a stream answers (a POST's stream and its resumptions); the GET stream answers none. */
 export interface StreamScope {
