@@ -44,7 +44,7 @@ const CLIENT_SCENARIOS = [
 // Scenarios that default to the 2025-11-25 wire unless told otherwise (CONFORMANCE.md section 7.1).
 const CLIENT_NEEDS_SPEC_VERSION = new Set(['tools_call', 'json-schema-2020-12-preservation']);
 // The same client against the harness's 2025-era mocks (initialize, sessions, server-to-client requests).
-const LEGACY_CLIENT_SCENARIOS = ['initialize', 'tools_call'];
+const LEGACY_CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
 for (const [what, path] of [
   ['Node 22 binary (tooling/conformance install)', node22],
