@@ -332,12 +332,12 @@ describe('servers that do not answer, and stale journal entries', () => {
   });
 
   it('reaps a stdio child on Ctrl-C while waiting for its first answer', async () => {
-    const running = startClient(['tools', '--stdio', 'cat', '--connect-timeout', '60']);
-    await eventually(() => childPids(running.child.pid ?? 0).length > 0, 'the client spawned cat');
-    const [cat] = childPids(running.child.pid ?? 0);
+    const running = startClient(['tools', '--stdio', 'sleep 600', '--connect-timeout', '60']);
+    await eventually(() => childPids(running.child.pid ?? 0).length > 0, 'the client spawned sleep');
+    const [sleeper] = childPids(running.child.pid ?? 0);
     running.child.kill('SIGINT');
     expect(await running.exited()).toBe(130);
-    await eventually(() => !alive(cat ?? 0), 'cat was reaped');
+    await eventually(() => !alive(sleeper ?? 0), 'sleep was reaped');
   });
 
   it('points an http:// URL at a WebSocket server to ws://', async () => {
