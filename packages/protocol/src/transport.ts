@@ -97,10 +97,9 @@ export interface PeerRequestOptions {
  * Ownership: the transport creates and ends sessions (HTTP: on `initialize`, `DELETE`, idle expiry or shutdown;
  * stdio and WebSocket: with the connection) and owns the ids of the requests it sends. The runtime keys its
  * per-session state (negotiated version, client capabilities, log level, subscriptions) by {@link id} and drops it
- * when {@link closed} aborts.
- *
- * Status: this is the contract 2025-era support is being built on; the transports in this repository do not
- * provide sessions yet, so `RequestContext.session` is undefined on all of them today.
+ * when {@link closed} aborts. Every transport in this repository provides sessions: stdio and WebSocket on every
+ * message (the runtime decides the era), Streamable HTTP on 2025-era messages that name a live `Mcp-Session-Id`
+ * and on a 2025-era `initialize`.
  */
 export interface PeerSession {
   /**
@@ -117,7 +116,9 @@ export interface PeerSession {
    * Sends a server-to-client request that belongs to no inbound request (over HTTP on the GET stream, queued until
    * one opens) and resolves with the client's response; a JSON-RPC error response resolves too. The transport
    * assigns the id and routes the response (a POSTed response over HTTP, a line or frame elsewhere) back here.
-   * Rejects with `TransportError('closed')` when the session ends or `options.signal` aborts first.
+   * Rejects with `TransportError('closed')` when the session ends or `options.signal` aborts first, with
+   * `TransportError('send_failed')` when the transport's bound on pending or queued requests is reached, and with
+   * `TransportError('timeout')` when the transport's own deadline for an answer passes.
    */
   request(message: OutboundRequest, options?: PeerRequestOptions): Promise<TransportResponse>;
   /** Aborts once, when the session ends for any reason. */
@@ -200,9 +201,8 @@ export interface ClientTransport {
 
 /**
  * What a client installs on a {@link ClientTransport} to take part in a 2025-era session: the messages a server
- * sends that are not the answer to one of the client's requests.
- *
- * Status: no client transport in this repository implements {@link ClientTransport.setPeerHandler} yet.
+ * sends that are not the answer to one of the client's requests. The stdio, WebSocket and Streamable HTTP client
+ * transports of this repository implement {@link ClientTransport.setPeerHandler}.
  */
 export interface ClientPeerHandler {
   /**
