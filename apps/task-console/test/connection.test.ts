@@ -81,7 +81,7 @@ describe.each([
     expect((await opened.client.listAllTools()).map((tool) => tool.name)).toEqual(['greet']);
   });
 
-  it('L-C: opens a 2025-era session with a server that does not know server/discover, instead of failing', async () => {
+  it('L-C1, L-C5: opens a 2025-era session with a server that does not know server/discover, instead of failing', async () => {
     opened = await open(await serve(withoutDiscover(toolServer())));
     expect(opened).toMatchObject({
       era: 'legacy',
@@ -95,7 +95,7 @@ describe.each([
 });
 
 describe('connect (task console), 2025-era session over WebSocket', () => {
-  it('L-C: lists and calls tools in the session', async () => {
+  it('L-C5: lists and calls tools in the session', async () => {
     opened = await open(await overWs(withoutDiscover(toolServer())));
     expect((await opened.client.listAllTools()).map((tool) => tool.name)).toEqual(['greet']);
     const result = await opened.client.callTool('greet', { name: 'Ada' });

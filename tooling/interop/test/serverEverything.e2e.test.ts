@@ -1,9 +1,10 @@
 // Our polling-client CLI (apps/polling-client, built) against the reference "everything" server
 // (@modelcontextprotocol/server-everything, pinned; a 2025-era server built on SDK v1) over stdio: with no protocol
 // flag (auto: `server/discover` is refused, so it falls back to `initialize`) and pinned with `--protocol 2025-11-25`.
-// Lists tools, calls a plain tool, answers the server's own elicitation and sampling requests (L-C rules: a 2025
+// Lists tools, calls a plain tool, answers the server's own elicitation and sampling requests (L-C11..L-C15: a 2025
 // session answers server requests with the same handlers), follows a 2025-11-25 task (tasks/get, tasks/result) with
-// an elicitation declined by `--non-interactive`, and runs a sampling request the server makes task-augmented.
+// an elicitation declined by `--non-interactive`, answers `roots/list` from `--root`, and runs the sampling and
+// elicitation requests the server makes task-augmented (client-side tasks).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,7 @@ describe.each([
   ['no protocol flag (auto)', [] as string[], 'detected'],
   ['--protocol 2025-11-25', ['--protocol', '2025-11-25'], 'pinned with --protocol'],
 ])('polling-client CLI -> server-everything over stdio, %s', (_name, protocol, how) => {
-  it('L-C: negotiates 2025-11-25 via initialize, says so with --verbose, and lists the tools', async () => {
+  it('L-C2, L-C5: negotiates 2025-11-25 via initialize, says so with --verbose, and lists the tools', async () => {
     const run = await cli(['tools', '--json', '--verbose', ...protocol]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(
@@ -82,7 +83,7 @@ describe.each([
     expect(text(json(run))).toBe('Echo: hello everything');
   });
 
-  it('calls a multi-step tool (the CLI asks for no progress, so the server sends none)', async () => {
+  it('calls a multi-step tool (trigger-long-running-operation) to its result', async () => {
     const run = await cli([
       'call',
       'trigger-long-running-operation',
@@ -95,7 +96,7 @@ describe.each([
     expect(text(json(run))).toContain('Long running operation completed');
   });
 
-  it("L-C: answers the server's elicitation/create from --answers", async () => {
+  it("L-C12, L-C15: answers the server's elicitation/create from --answers", async () => {
     const run = await cli([
       'call',
       'trigger-elicitation-request',
@@ -111,7 +112,7 @@ describe.each([
     expect(output).toContain('ada@example.com');
   });
 
-  it("L-C: answers the server's sampling/createMessage with the built-in responder", async () => {
+  it("L-C13, L-C15: answers the server's sampling/createMessage with the built-in responder", async () => {
     const run = await cli([
       'call',
       'trigger-sampling-request',
@@ -127,7 +128,26 @@ describe.each([
     expect(run.stderr).toContain('answered a sampling request with the built-in responder');
   });
 
-  it('L-C: runs a sampling request the server makes task-augmented (client-side task) to its result', async () => {
+  it("L-C14: answers the server's roots/list from --root", async () => {
+    const run = await cli(['call', 'get-roots-list', '--root', 'file:///work/project', '--json', ...protocol]);
+    expect(run.code).toBe(0);
+    expect(text(json(run))).toContain('URI: file:///work/project');
+  });
+
+  it('L-C22: declines an elicitation the server makes task-augmented (client-side task), by --non-interactive', async () => {
+    const run = await cli([
+      'call',
+      'trigger-elicitation-request-async',
+      '--non-interactive',
+      'decline',
+      '--json',
+      ...protocol,
+    ]);
+    expect(run.code).toBe(0);
+    expect(text(json(run))).toContain('[DECLINED]');
+  });
+
+  it('L-C22: runs a sampling request the server makes task-augmented (client-side task) to its result', async () => {
     const run = await cli([
       'call',
       'trigger-sampling-request-async',
@@ -142,7 +162,7 @@ describe.each([
     expect(output).toContain('as a task');
   });
 
-  it('L-C: follows a 2025-11-25 task (taskSupport required) whose elicitation is declined by --non-interactive', async () => {
+  it('L-C18, L-C19: follows a 2025-11-25 task (taskSupport required) whose elicitation is declined by --non-interactive', async () => {
     const run = await cli([
       'call',
       'simulate-research-query',

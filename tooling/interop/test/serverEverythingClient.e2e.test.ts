@@ -33,7 +33,7 @@ describe('our McpClient -> server-everything over stdio (auto era)', () => {
     await client.close();
   });
 
-  it('L-C: connect() falls back from server/discover to initialize and reports the 2025 era', async () => {
+  it('L-C2, L-C5: connect() falls back from server/discover to initialize and reports the 2025 era', async () => {
     const connection = await client.connect();
     expect(connection.era).toBe('legacy');
     expect(connection.protocolVersion).toBe('2025-11-25');
@@ -41,7 +41,7 @@ describe('our McpClient -> server-everything over stdio (auto era)', () => {
     expect(connection.initialize.serverInfo.name).toBe('mcp-servers/everything');
   });
 
-  it('passes the progress of a 2025 tools/call to onProgress, in order, before the result', async () => {
+  it('L-C16: passes the progress of a 2025 tools/call to onProgress, in order, before the result', async () => {
     const progress: number[] = [];
     const result = await client.callTool(
       'trigger-long-running-operation',
@@ -63,7 +63,7 @@ describe('our McpClient -> server-everything over stdio (auto era)', () => {
     await client.callTool('toggle-simulated-logging', {});
   });
 
-  it("L-C: answers the server's elicitation/create with the elicitation handler", async () => {
+  it("L-C12, L-C15: answers the server's elicitation/create with the elicitation handler", async () => {
     const result = await client.callTool('trigger-elicitation-request', {});
     expect(elicited).toEqual(['Please provide inputs for the following fields:']);
     expect(JSON.stringify(result.content)).toContain('Grace Hopper');
