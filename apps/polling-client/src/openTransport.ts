@@ -90,6 +90,8 @@ async function spawnStdio(
     notify: (message) => transport.notify(message).catch(explain),
     close: () => transport.close(),
     closed: transport.closed,
+    // A 2025-era server's own requests (elicitation, sampling, roots, ping) must reach the client's handler.
+    setPeerHandler: (handler) => transport.setPeerHandler(handler),
     serverSaid: () => tail.at(-1)?.trim(),
   };
 }

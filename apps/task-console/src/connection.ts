@@ -1,15 +1,16 @@
 /**
  * Opens an `McpClient` over the transport the URL names (http(s): Streamable HTTP, ws(s): the WebSocket binding),
- * asks `server/discover`, and explains failures in one sentence a person can act on.
+ * negotiates the protocol era (`server/discover`, or `initialize` with a 2025-era server), and explains failures in
+ * one sentence a person can act on.
  */
-import { type McpClient as Client, type InputHandlers, McpClient, type TaskJournal } from '@mcp-tasks/client';
 import {
-  type DiscoverResult,
-  type Implementation,
-  META,
-  TASKS_EXTENSION_ID,
-  TransportError,
-} from '@mcp-tasks/protocol';
+  type McpClient as Client,
+  type InputHandlers,
+  McpClient,
+  type ServerConnection,
+  type TaskJournal,
+} from '@mcp-tasks/client';
+import { type Implementation, META, TASKS_EXTENSION_ID, TransportError } from '@mcp-tasks/protocol';
 import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
 import { WebSocketClientTransport } from '@mcp-tasks/transport-ws/browser';
 
@@ -18,9 +19,14 @@ export interface Connection {
   readonly client: Client;
   readonly url: string;
   readonly kind: 'http' | 'ws';
-  readonly discover: DiscoverResult;
+  /** `modern`: MCP 2026-07-28; `legacy`: a 2025-era session opened with `initialize`. */
+  readonly era: ServerConnection['era'];
+  /** The versions the server speaks: its `server/discover` list, or (2025 era) the one `initialize` agreed on. */
+  readonly supportedVersions: readonly string[];
   readonly serverInfo: Implementation | undefined;
   readonly tasksExtension: boolean;
+  /** 2025 era: the server declared the experimental 2025-11-25 tasks for `tools/call`. */
+  readonly legacyTasks: boolean;
   /** Whether task states come from `subscriptions/listen` notifications (else polling at `pollIntervalMs`). */
   readonly listens: boolean;
 }
@@ -36,9 +42,11 @@ export interface ConnectOptions {
 export const CLIENT_INFO: Implementation = { name: 'mcp-tasks-task-console', version: '0.0.0' };
 
 /**
- * Connects and discovers. Over WebSocket, task states stream through `subscriptions/listen` on the one socket;
- * over HTTP the console polls, because a browser keeps at most six HTTP/1.1 connections per origin and a listen
- * stream per task would hold them all. Rejects with an `Error` whose message is readable as it is.
+ * Connects and negotiates the era: a 2026-07-28 server answers `server/discover`, a 2025-era one gets an
+ * `initialize` session. Over WebSocket to a 2026-07-28 server, task states stream through `subscriptions/listen` on
+ * the one socket; otherwise the console polls (over HTTP because a browser keeps at most six HTTP/1.1 connections
+ * per origin and a listen stream per task would hold them all; 2025-era tasks have no listen stream). Rejects with
+ * an `Error` whose message is readable as it is.
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const kind = /^wss?:/i.test(options.url) ? 'ws' : 'http';
@@ -55,24 +63,42 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       handlers: options.handlers,
       tasks: { journal: options.journal, listen: kind === 'ws', maxIntervalMs: 5_000 },
     });
-    const discover = await client.discover();
-    const serverInfo = (discover._meta as Record<string, unknown> | undefined)?.[META.serverInfo] as
-      | Implementation
-      | undefined;
-    const extensions = (discover.capabilities as { extensions?: Record<string, unknown> }).extensions ?? {};
-    return {
-      client,
-      url: options.url,
-      kind,
-      discover,
-      serverInfo,
-      tasksExtension: TASKS_EXTENSION_ID in extensions,
-      listens: kind === 'ws',
-    };
+    const negotiated = await client.connect();
+    return { client, url: options.url, kind, ...(await describe(client, negotiated, kind)) };
   } catch (error) {
     await client?.close().catch(() => undefined);
     throw new Error(explain(error, options.url, kind), { cause: error });
   }
+}
+
+type Described = Omit<Connection, 'client' | 'url' | 'kind'>;
+
+/** What the console shows and needs of the negotiated connection, in either era. */
+async function describe(client: Client, negotiated: ServerConnection, kind: 'http' | 'ws'): Promise<Described> {
+  if (negotiated.era === 'legacy') {
+    const { initialize } = negotiated;
+    return {
+      era: 'legacy',
+      supportedVersions: [initialize.protocolVersion],
+      serverInfo: initialize.serverInfo,
+      tasksExtension: false,
+      legacyTasks: initialize.capabilities.tasks?.requests?.tools?.call !== undefined,
+      listens: false,
+    };
+  }
+  const discover = negotiated.discover ?? (await client.discover());
+  const serverInfo = (discover._meta as Record<string, unknown> | undefined)?.[META.serverInfo] as
+    | Implementation
+    | undefined;
+  const extensions = (discover.capabilities as { extensions?: Record<string, unknown> }).extensions ?? {};
+  return {
+    era: 'modern',
+    supportedVersions: discover.supportedVersions,
+    serverInfo,
+    tasksExtension: TASKS_EXTENSION_ID in extensions,
+    legacyTasks: false,
+    listens: kind === 'ws',
+  };
 }
 
 /** One sentence for a failed connection or request. */

@@ -80,8 +80,18 @@ function renderServerInfo(opened: Connection): void {
       'Server',
       opened.serverInfo === undefined ? '(not given)' : `${opened.serverInfo.name} ${opened.serverInfo.version}`,
     ],
-    ['Protocol', `${opened.client.protocolVersion} (server: ${opened.discover.supportedVersions.join(', ')})`],
-    ['Tasks extension', opened.tasksExtension ? 'advertised' : 'not advertised'],
+    [
+      'Protocol',
+      opened.era === 'legacy'
+        ? `${opened.supportedVersions.join(', ')} (2025 era, initialize session)`
+        : `${opened.client.protocolVersion} (server: ${opened.supportedVersions.join(', ')})`,
+    ],
+    [
+      'Tasks extension',
+      opened.tasksExtension
+        ? 'advertised'
+        : `not advertised${opened.legacyTasks ? ' (2025-11-25 tasks for tools/call declared)' : ''}`,
+    ],
     ['Task updates', opened.listens ? 'subscriptions/listen notifications' : 'polling at the server’s pollIntervalMs'],
   ];
   $('server-info').replaceChildren(...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-field': k }, v)]));
