@@ -62,6 +62,8 @@ export class EraConnection {
   readonly #options: EraConnectionOptions;
   #pending: Promise<Connected> | undefined;
   #connected: Connected | undefined;
+  /** The version of a 2025-era session the server lost: the next negotiation re-initializes it without a probe. */
+  #lostVersion: LegacyProtocolVersion | undefined;
 
   constructor(options: EraConnectionOptions) {
     this.#options = options;
@@ -100,6 +102,8 @@ export class EraConnection {
       return await connected.session.request(method, params, options);
     } catch (error) {
       if (!isSessionLost(error)) throw error;
+      // The era is known: a new probe would send the 2026 version header to a 2025-era server.
+      this.#lostVersion = connected.session.protocolVersion as LegacyProtocolVersion;
       this.#forget(connected);
       const again = await this.#connect(options.signal);
       return again.era === 'modern' ? modern() : again.session.request(method, params, options);
@@ -134,6 +138,9 @@ export class EraConnection {
     const { negotiation } = this.#options;
     const pinned = pinnedLegacyVersion(negotiation);
     if (pinned !== undefined) return this.#initialize(pinned as LegacyProtocolVersion, true);
+    const lost = this.#lostVersion;
+    this.#lostVersion = undefined;
+    if (lost !== undefined) return this.#initialize(lost, false);
     if (negotiation !== 'auto') return { era: 'modern' };
     const outcome = await this.#probe();
     if (outcome === 'timeout' || eraOfProbe(outcome) === 'legacy')

@@ -218,7 +218,7 @@ describe('pinned versions', () => {
 });
 
 describe('session loss (L-C7)', () => {
-  it('a 404 re-probes and re-initializes once, then sends the request again', async () => {
+  it('a 404 re-initializes once, without a new probe (no 2026 header after the fallback), then retries', async () => {
     let lost = true;
     const { transport, client } = setup({
       handle: (req) => {
@@ -230,14 +230,7 @@ describe('session loss (L-C7)', () => {
       },
     });
     await expect(client.callTool('t')).resolves.toMatchObject({ content: [{ text: 'again' }] });
-    expect(methods(transport)).toEqual([
-      'server/discover',
-      'initialize',
-      'tools/call',
-      'server/discover',
-      'initialize',
-      'tools/call',
-    ]);
+    expect(methods(transport)).toEqual(['server/discover', 'initialize', 'tools/call', 'initialize', 'tools/call']);
   });
 
   it('a second 404 in a row is the caller’s error', async () => {
