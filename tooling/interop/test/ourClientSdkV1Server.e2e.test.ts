@@ -1,14 +1,22 @@
 // Our client (@mcp-tasks/client) against the official TypeScript SDK v1 server (@modelcontextprotocol/sdk 1.32.2,
-// 2025-era only) over stdio: the client finds the 2025 era by itself,
+// 2025-era only) over Streamable HTTP (stateful sessions) and stdio: the client finds the 2025 era by itself,
 // answers the server's in-band elicitation, and drives the server's experimental tasks (tasks/get, tasks/result,
 // tasks/cancel).
+import { McpClient } from '@mcp-tasks/client';
 import type { Task } from '@mcp-tasks/protocol';
+import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
 import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
 import { describe, expect, it, vi } from 'vitest';
+import { startV1HttpServer } from './fixtures/sdkV1HttpServer.mjs';
 import { V1_README_TEXT, V1_README_URI, V1_SERVER_INFO } from './fixtures/sdkV1Server.mjs';
-import { type Connect, ourClientPerSuite } from './helpers/ourClient.js';
+import { CLIENT_INFO, type Connect, ourClientPerSuite } from './helpers/ourClient.js';
 import { fixturePath } from './helpers/paths.js';
 import { rejection } from './helpers/rejection.js';
+
+const overHttp: Connect = async () => {
+  const server = await startV1HttpServer();
+  return { transport: new HttpClientTransport({ url: server.url }), stop: server.close };
+};
 
 const overStdio: Connect = async () => ({
   transport: await StdioClientTransport.spawn({
@@ -18,7 +26,10 @@ const overStdio: Connect = async () => ({
   }),
 });
 
-describe.each([['stdio', overStdio]])('our McpClient -> SDK v1 server (1.32.2) over %s', (_name, connect) => {
+describe.each([
+  ['Streamable HTTP', overHttp],
+  ['stdio', overStdio],
+])('our McpClient -> SDK v1 server (1.32.2) over %s', (_name, connect) => {
   const ours = ourClientPerSuite(connect);
 
   it('L-C1, L-C2, L-C5: connect() falls back to initialize and negotiates 2025-11-25 with the SDK v1 server', async () => {
@@ -81,5 +92,22 @@ describe.each([['stdio', overStdio]])('our McpClient -> SDK v1 server (1.32.2) o
     await vi.waitFor(async () =>
       expect(await ours.mcp.request('tasks/get', { taskId })).toMatchObject({ taskId, status: 'cancelled' }),
     );
+  });
+});
+
+describe('our McpClient -> SDK v1 server (1.32.2) over Streamable HTTP: the session', () => {
+  it('L-C7: requests use the session initialize opened; close() ends it with DELETE', async () => {
+    const server = await startV1HttpServer();
+    const mcp = new McpClient({ transport: new HttpClientTransport({ url: server.url }), clientInfo: CLIENT_INFO });
+    try {
+      expect(await mcp.callTool('add', { a: 1, b: 2 })).toMatchObject({ content: [{ type: 'text', text: '3' }] });
+      await mcp.listAllTools();
+      expect(server.sessionCount()).toBe(1);
+      await mcp.close();
+      await vi.waitFor(() => expect(server.sessionCount()).toBe(0));
+    } finally {
+      await mcp.close();
+      await server.close();
+    }
   });
 });
