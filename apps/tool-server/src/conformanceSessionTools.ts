@@ -1,7 +1,7 @@
 import type { ElicitRequestParams, TextContent } from '@mcp-tasks/protocol';
+import { delay } from '@mcp-tasks/protocol';
 import type { McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
-import { sleep } from './sleep.js';
 
 const text = (value: string): TextContent => ({ type: 'text', text: value });
 
@@ -76,9 +76,9 @@ export function registerSessionConformanceTools(server: McpServer): void {
       description: 'Logs three messages about 50 ms apart while it runs',
       handler: async (_args, ctx) => {
         ctx.log('info', 'Tool execution started', 'test_tool_with_logging');
-        await sleep(50, ctx.signal);
+        await delay(50, ctx.signal);
         ctx.log('info', 'Tool processing data', 'test_tool_with_logging');
-        await sleep(50, ctx.signal);
+        await delay(50, ctx.signal);
         ctx.log('info', 'Tool execution completed', 'test_tool_with_logging');
         return { content: [text('Logging tool completed')] };
       },

@@ -1,8 +1,7 @@
-import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
+import { delay, ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
 import type { McpServer, ToolResult } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { ASK_NAME, acceptedContent } from './inputRequests.js';
-import { sleep } from './sleep.js';
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -27,7 +26,7 @@ export function registerTaskConformanceTools(server: McpServer): void {
       taskSupport: 'optional',
       handler: async ({ seconds, label }, ctx) => {
         await ctx.setStatus(`computing for ${seconds}s`);
-        await sleep(seconds * 1000, ctx.signal);
+        await delay(seconds * 1000, ctx.signal);
         return text(`Computed ${label ?? 'result'} after ${seconds}s`);
       },
     })
@@ -36,7 +35,7 @@ export function registerTaskConformanceTools(server: McpServer): void {
       description: 'Runs only as a task; after about a second it completes with a tool error (isError)',
       taskSupport: 'required',
       handler: async (_args, ctx) => {
-        await sleep(1000, ctx.signal);
+        await delay(1000, ctx.signal);
         // A tool-level failure: the task is `completed` with isError, not `failed` (failed is for JSON-RPC errors).
         return { content: [{ type: 'text', text: 'The job failed: input data is invalid' }], isError: true };
       },
@@ -46,7 +45,7 @@ export function registerTaskConformanceTools(server: McpServer): void {
       description: 'Ends with a JSON-RPC error, so its task ends failed',
       taskSupport: 'optional',
       handler: async (_args, ctx) => {
-        await sleep(200, ctx.signal);
+        await delay(200, ctx.signal);
         throw new ProtocolError(ErrorCode.InternalError, 'The backend rejected the job', { retryable: false });
       },
     })
@@ -86,7 +85,7 @@ export function registerTaskConformanceTools(server: McpServer): void {
           : undefined,
       handler: async (_args, ctx) => {
         const name = acceptedContent(ctx.inputResponses.user_name)?.name;
-        await sleep(100, ctx.signal);
+        await delay(100, ctx.signal);
         return text(`Hello, ${typeof name === 'string' ? name : 'anonymous'}! Your task is done.`);
       },
     });

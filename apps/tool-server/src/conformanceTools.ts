@@ -1,9 +1,9 @@
 import type { EmbeddedResource, ImageContent, TextContent } from '@mcp-tasks/protocol';
+import { delay } from '@mcp-tasks/protocol';
 import { jsonSchema, type McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { JSON_SCHEMA_2020_12_FIXTURE, PNG_1X1_BASE64, silentWavBase64 } from './fixtureData.js';
 import { ASK_CAPITAL } from './inputRequests.js';
-import { sleep } from './sleep.js';
 
 const text = (value: string): TextContent => ({ type: 'text', text: value });
 const image: ImageContent = { type: 'image', data: PNG_1X1_BASE64, mimeType: 'image/png' };
@@ -54,9 +54,9 @@ export function registerBasicConformanceTools(server: McpServer): void {
       handler: async (_args, ctx) => {
         // ~50 ms apart so the client sees a stream rather than one burst (CONFORMANCE.md 6.3 row 7).
         ctx.progress(0, 100, 'starting');
-        await sleep(50, ctx.signal);
+        await delay(50, ctx.signal);
         ctx.progress(50, 100, 'halfway');
-        await sleep(50, ctx.signal);
+        await delay(50, ctx.signal);
         ctx.progress(100, 100, 'done');
         return { content: [text('Progress test completed')] };
       },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolContext } from '@mcp-tasks/server';
-import { yieldToEventLoop } from './sleep.js';
+import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 /** 1 MiB: the unit of work between two cancellation checks and status updates. */
 export const CHUNK_BYTES = 1024 * 1024;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ErrorCode, ProtocolError, type TextContent } from '@mcp-tasks/protocol';
+import { delay, ErrorCode, ProtocolError, type TextContent } from '@mcp-tasks/protocol';
 import type { McpServer } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { CHUNK_BYTES, hashGeneratedData, PseudoRandom, report, seedOf, throttledReport } from './dataJobs.js';
 import { acceptedContent, elicitForm, sampledText, sampleText } from './inputRequests.js';
-import { sleep, yieldToEventLoop } from './sleep.js';
 import { analyzeText } from './textStats.js';
+import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 const text = (value: string): TextContent => ({ type: 'text', text: value });
 const BUILD_MIB = 64;
@@ -78,7 +78,7 @@ export function registerDemoTools(server: McpServer): void {
           const span = { offset: BUILD_MIB + index * STAGE_MIB, total };
           await hashGeneratedData(ctx, `${target}/${stage}`, STAGE_MIB, `rolling out ${target} to ${stage}`, span);
           await report(ctx, span.offset + STAGE_MIB, total, `health checks of ${target} at ${stage}`);
-          await sleep(HEALTH_CHECK_MS, ctx.signal);
+          await delay(HEALTH_CHECK_MS, ctx.signal);
         }
         const note = typeof content.note === 'string' && content.note !== '' ? ` (note: ${content.note})` : '';
         return {
@@ -189,7 +189,7 @@ export function registerDemoTools(server: McpServer): void {
       taskSupport: 'optional',
       handler: async ({ steps, intervalMs }, ctx) => {
         for (let step = 1; step <= steps; step++) {
-          await sleep(intervalMs, ctx.signal);
+          await delay(intervalMs, ctx.signal);
           await report(ctx, step, steps, `counted ${step}/${steps} steps`);
         }
         return { content: [text(`Counted ${steps} steps`)], structuredContent: { steps } };

@@ -1,3 +1,5 @@
+import { delay } from '@mcp-tasks/protocol';
+
 /**
  * The time source the client's scheduling runs on. Injectable so polling logic is testable with fake timers or a
  * hand-driven clock, and so nothing in the client reaches for globals it cannot control.
@@ -15,21 +17,5 @@ export interface Clock {
 /** The default clock: `Date.now` and `setTimeout` (both honoured by `vi.useFakeTimers`). */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep(ms, signal) {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-  },
+  sleep: delay,
 };

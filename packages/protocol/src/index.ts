@@ -55,6 +55,7 @@ export {
   ToolResultContentSchema,
   ToolUseContentSchema,
 } from './content.js';
+export { delay } from './delay.js';
 export type { DiscoverRequest, DiscoverResult, DiscoverResultResponse } from './discover.js';
 export { DiscoverRequestSchema, DiscoverResultResponseSchema, DiscoverResultSchema } from './discover.js';
 export type {

@@ -1,4 +1,4 @@
-import { ErrorCode, isProtocolError } from '@mcp-tasks/protocol';
+import { delay, ErrorCode, isProtocolError } from '@mcp-tasks/protocol';
 
 /** First wait before retrying a write the store could not take; doubles up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 50;
@@ -41,15 +41,8 @@ export async function retryTransient(write: () => Promise<void>, bounds: RetryBo
 
 /** Waits `ms`; resolves false at once if `signal` aborts meanwhile (clearing the timer). */
 function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
+  return delay(ms, signal).then(
+    () => true,
+    () => false,
+  );
 }

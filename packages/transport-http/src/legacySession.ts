@@ -1,6 +1,7 @@
 import {
   type ClientPeerHandler,
   type ClientRequestOptions,
+  delay,
   isLegacyProtocolVersion,
   isRecord,
   TransportError,
@@ -10,7 +11,7 @@ import {
 } from '@mcp-tasks/protocol';
 import type { HttpChannel } from './httpChannel.js';
 import { readJsonReply } from './readJsonReply.js';
-import { type HttpReconnectOptions, ReconnectPolicy, sleep } from './reconnectPolicy.js';
+import { type HttpReconnectOptions, ReconnectPolicy } from './reconnectPolicy.js';
 import { ServerRequests } from './serverRequests.js';
 import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
@@ -220,7 +221,7 @@ export class LegacySession {
 
   async #resumeLoop(scope: StreamScope, cursor: StreamCursor, signal: AbortSignal): Promise<TransportResponse> {
     for (let failures = 0; ; ) {
-      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+      await delay(this.#policy.delay(cursor.retry, failures), signal);
       const before = cursor.lastEventId;
       const sent = this.#id;
       let outcome: TransportResponse | undefined;
@@ -288,7 +289,7 @@ export class LegacySession {
       if (outcome === 'stop') return;
       failures = outcome === 'ended' && cursor.frames > seen ? 0 : failures + 1;
       if (failures >= this.#policy.maxAttempts) return;
-      await sleep(this.#policy.delay(cursor.retry, failures), signal);
+      await delay(this.#policy.delay(cursor.retry, failures), signal);
     }
   }
 }
