@@ -126,9 +126,10 @@ export function inputContract(open: OpenStore): void {
       const store = await open();
       const task = await store.create('alice', { ttlMs: null });
       const key = await ask(store, task.taskId);
-      const pending = store.waitForInput('alice', task.taskId, key);
+      // The expectation is attached before the write: the wait may reject while the write is still in flight.
+      const pending = expectStoreError(store.waitForInput('alice', task.taskId, key), 'task_ended');
       await store.cancel('alice', task.taskId, 'user');
-      await expectStoreError(pending, 'task_ended');
+      await pending;
       await expectStoreError(store.waitForInput('alice', task.taskId, key), 'task_ended');
       await expectStoreError(store.waitForInput('alice', 'unknown', key), 'task_not_found');
     });
@@ -137,9 +138,10 @@ export function inputContract(open: OpenStore): void {
       const store = await open();
       const task = await store.create('alice', { ttlMs: null });
       const key = await ask(store, task.taskId);
-      const pending = store.waitForInput('alice', task.taskId, key);
+      // The expectation is attached before the write: the wait may reject while the write is still in flight.
+      const pending = expectStoreError(store.waitForInput('alice', task.taskId, key), 'unknown_input_key');
       await store.withdrawInput('alice', task.taskId, key);
-      await expectStoreError(pending, 'unknown_input_key');
+      await pending;
     });
 
     it('rejects with the signal reason on abort, and at once for an aborted signal; the key stays outstanding', async () => {
