@@ -8,6 +8,7 @@ import type {
 } from '@mcp-tasks/protocol';
 import { formatZodError } from './errors.js';
 import { parseInputAnswer } from './inputAnswers.js';
+import type { JsonObject } from './jsonRpc.js';
 import type { InputChannel } from './toolContext.js';
 
 /** Sends one server-to-client request and resolves with the client's response (a JSON-RPC error resolves too). */
@@ -33,21 +34,28 @@ export class PeerRequestError extends Error {
 }
 
 /**
+ * Sends one server-to-client request and resolves with the client's raw result object. Rejects with
+ * {@link PeerRequestError} when the client answers with a JSON-RPC error, and with the transport's error when the
+ * session ends or `signal` aborts. The caller validates the result.
+ */
+export async function peerResult(send: PeerSend, request: OutboundRequest, signal?: AbortSignal): Promise<JsonObject> {
+  const response = await send(request, signal === undefined ? undefined : { signal });
+  if ('error' in response) {
+    const { code, message, data } = response.error;
+    throw new PeerRequestError(`The client answered ${request.method} with error ${code}: ${message}`, code, data);
+  }
+  return response.result;
+}
+
+/**
  * Asks the client directly (a 2025-era `elicitation/create`, `sampling/createMessage` or `roots/list`) and resolves
  * with its answer, validated against the result schema of `request.method`. Rejects with {@link PeerRequestError}
  * for an error response or a malformed result, and with the transport's error when the session ends or `signal`
  * aborts. The caller checks the client's declared capabilities first.
  */
 export async function askPeer(send: PeerSend, request: InputRequest, signal?: AbortSignal): Promise<InputResponse> {
-  const response = await send(
-    { method: request.method, params: request.params },
-    signal === undefined ? undefined : { signal },
-  );
-  if ('error' in response) {
-    const { code, message, data } = response.error;
-    throw new PeerRequestError(`The client answered ${request.method} with error ${code}: ${message}`, code, data);
-  }
-  const parsed = parseInputAnswer(request.method, response.result);
+  const result = await peerResult(send, { method: request.method, params: request.params }, signal);
+  const parsed = parseInputAnswer(request.method, result);
   if (!parsed.success) {
     throw new PeerRequestError(
       `The client's answer to ${request.method} is not a valid result: ${formatZodError(parsed.error)}`,

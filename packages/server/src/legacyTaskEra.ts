@@ -1,13 +1,8 @@
-import type {
-  OutboundRequest,
-  PeerRequestOptions,
-  PeerSession,
-  RequestContext,
-  TransportResponse,
-} from '@mcp-tasks/protocol';
+import type { PeerSession, RequestContext } from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from './envelope.js';
 import { methodNotFound } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { type PeerSend, peerResult } from './legacyPeerInput.js';
 import { LegacyResultStreams } from './legacyResultStreams.js';
 import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } from './legacyTaskCall.js';
 import type { LegacyPeerAsk } from './legacyTaskInput.js';
@@ -36,19 +31,9 @@ export interface LegacySessionRouteRequest {
 /** Serves one method in a 2025-era session. */
 export type LegacySessionRoute = (request: LegacySessionRouteRequest) => Promise<JsonObject>;
 
-/** Sends one server-to-client request and resolves with the client's response (an error response too). */
-type PeerSend = (message: OutboundRequest, options: PeerRequestOptions) => Promise<TransportResponse>;
-
-/** A JSON-RPC error answer rejects with a plain `Error` naming the method and the client's code. */
+/** A JSON-RPC error answer rejects with a {@link PeerRequestError} naming the method and the client's code. */
 export function peerAsk(send: PeerSend): LegacyPeerAsk {
-  return async (request, signal) => {
-    const response = await send(request, { signal });
-    if ('error' in response) {
-      const { code, message } = response.error;
-      throw new Error(`The client answered ${request.method} with error ${code}: ${message}`);
-    }
-    return response.result;
-  };
+  return (request, signal) => peerResult(send, request, signal);
 }
 
 /**

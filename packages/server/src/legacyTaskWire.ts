@@ -10,16 +10,6 @@ import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
 /**
- * The `tasks` capability a server answers in a 2025-11-25 `initialize`: task-augmented `tools/call`, `tasks/list`
- * and `tasks/cancel`. Only for sessions that negotiated 2025-11-25; never in `server/discover`.
- */
-export const LEGACY_TASK_CAPABILITIES: JsonObject = Object.freeze({
-  list: Object.freeze({}),
-  cancel: Object.freeze({}),
-  requests: Object.freeze({ tools: Object.freeze({ call: Object.freeze({}) }) }),
-});
-
-/**
  * The `requestMeta.wire` value of a task created by a task-augmented 2025-11-25 `tools/call`. The 2025-11-25 task
  * methods see only such tasks; the 2026-07-28 `tasks/get` and `tasks/cancel` see them too.
  */

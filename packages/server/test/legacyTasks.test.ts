@@ -7,8 +7,9 @@ import {
 } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { TASK_LIMIT_ERROR_CODE } from '../src/index.js';
+import { legacyServerCapabilities } from '../src/legacyInitialize.js';
 import { legacyToolCallMode } from '../src/legacyTaskCall.js';
-import { LEGACY_TASK_CAPABILITIES, legacyToolWire } from '../src/legacyTaskWire.js';
+import { legacyToolWire } from '../src/legacyTaskWire.js';
 import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 const TASK_KEYS = ['createdAt', 'lastUpdatedAt', 'pollInterval', 'status', 'statusMessage', 'taskId', 'ttl'];
@@ -89,7 +90,11 @@ describe('task-augmented tools/call (2025-11-25)', () => {
       execution: { taskSupport: 'required' },
     });
     expect(legacyToolWire(f.tool('plain'))).toMatchObject({ execution: { taskSupport: 'forbidden' } });
-    expect(LEGACY_TASK_CAPABILITIES).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    expect(legacyServerCapabilities('2025-11-25').tasks).toEqual({
+      list: {},
+      cancel: {},
+      requests: { tools: { call: {} } },
+    });
   });
 });
 
