@@ -64,13 +64,13 @@ export class TaskRuntime {
   }
 
   /**
-   * Aborts every tool (`shutdown`), waits at most `graceMs` for them, then records the unfinished tasks: failed,
-   * or, when `release` (the store outlives this instance) and the tool is resumable, handed to whichever instance
-   * sweeps leases next. Stops the lease keeper and the change feed.
+   * Aborts every tool (`shutdown`), waits at most `graceMs` for them, then records the tasks they leave unfinished
+   * (stopped by the abort, or still running): failed, or, when `release` (the store outlives this instance) and the
+   * tool is resumable, handed to whichever instance sweeps leases next. Stops the lease keeper and the change feed.
    */
   async close(graceMs: number, release: boolean): Promise<void> {
     await this.#keeper.stop();
-    const unfinished = await this.supervisor.close(graceMs);
+    const unfinished = await this.supervisor.close(graceMs, release);
     for (const call of unfinished) {
       const write =
         release && call.tool.definition.resumable === true

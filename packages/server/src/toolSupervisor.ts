@@ -16,7 +16,7 @@ import {
 import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
 import { DeferredTask } from './deferredTask.js';
 import type { JsonObject } from './jsonRpc.js';
-import { TaskAbortError } from './taskAbort.js';
+import { isTaskAbort, TaskAbortError } from './taskAbort.js';
 import { taskLimitError } from './taskLimitError.js';
 import { isExpectedStoreError, writeToolOutcome } from './taskOutcomes.js';
 import type { InputChannel, ToolContext } from './toolContext.js';
@@ -98,6 +98,8 @@ export class ToolSupervisor {
   #closed = false;
   /** Aborted once `close` stops waiting: outcome writes still retrying then give up (and clear their timers). */
   readonly #stopRetries = new AbortController();
+  /** Set by `close`: resumable tools stopped by the shutdown are released to other instances, not failed. */
+  #handOver = false;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -184,10 +186,13 @@ export class ToolSupervisor {
 
   /**
    * Aborts every tool with a `shutdown` reason and waits up to `graceMs` for them to settle. Resolves with the
-   * tools still running then (their outcome will not be waited for).
+   * tools still running then (their outcome will not be waited for). With `handOver` (the store outlives this
+   * instance), a resumable tool that stops by throwing on the abort has its lease released rather than its task
+   * failed, so another instance resumes it.
    */
-  async close(graceMs: number): Promise<readonly RunningTool[]> {
+  async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
+    this.#handOver = handOver;
     for (const call of this.#calls) call.controller.abort(new TaskAbortError('shutdown', 'Server shutting down'));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -277,8 +282,17 @@ export class ToolSupervisor {
    */
   async #writeOutcome(call: RunningTool, outcome: ToolOutcome): Promise<void> {
     const reason: unknown = call.controller.signal.reason;
+    const { ops, workerId } = this.#options;
+    const handOver =
+      this.#handOver &&
+      outcome.kind === 'exception' &&
+      isTaskAbort(reason, 'shutdown') &&
+      call.tool.definition.resumable === true;
+    const write = handOver
+      ? () => ops.releaseLease(call.owner, call.taskId, workerId).then(() => undefined)
+      : () => writeToolOutcome(ops, call.owner, call.taskId, outcome, reason);
     try {
-      await retryTransient(() => writeToolOutcome(this.#options.ops, call.owner, call.taskId, outcome, reason), {
+      await retryTransient(write, {
         deadline: () => call.leaseUntil,
         signal: this.#stopRetries.signal,
       });

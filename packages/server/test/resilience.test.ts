@@ -220,4 +220,32 @@ describe('leases', () => {
     const task = await b.client.waitForTerminal(taskId);
     expect(task).toMatchObject({ status: 'completed', result: { content: [{ text: 'worker-b greets ann' }] } });
   });
+
+  it('on close, hands a resumable tool that stops promptly on its signal to another worker instead of failing it', async () => {
+    const { a, b, reasons, shared } = pair(true);
+    const taskId = expectCreateTask(await a.client.call('job'));
+    await b.client.waitForTask(taskId, (t) => t.status === 'input_required');
+    // The tool's ctx.elicit rejects on the shutdown abort, well within the grace period.
+    await a.server.close({ graceMs: 5_000 });
+    expect(reasons.some((reason) => isTaskAbort(reason, 'shutdown'))).toBe(true);
+    expect((await shared.get(OWNER, taskId))?.status).not.toBe('failed');
+    await vi.waitFor(async () => expect((await shared.get(OWNER, taskId))?.lease?.worker).toBe('worker-b'));
+    const asked = await b.client.waitForTask(taskId, (t) => t.status === 'input_required');
+    const [key] = Object.keys(asked.inputRequests as object);
+    await b.client.ok('tasks/update', {
+      taskId,
+      inputResponses: { [key ?? '']: { action: 'accept', content: { name: 'bob' } } },
+    });
+    const task = await b.client.waitForTerminal(taskId);
+    expect(task).toMatchObject({ status: 'completed', result: { content: [{ text: 'worker-b greets bob' }] } });
+  });
+
+  it('on close, still fails the task of a tool that is not resumable', async () => {
+    const { a, b } = pair(false);
+    const taskId = expectCreateTask(await a.client.call('job'));
+    await b.client.waitForTask(taskId, (t) => t.status === 'input_required');
+    await a.server.close({ graceMs: 5_000 });
+    const task = await b.client.waitForTerminal(taskId);
+    expect(task).toMatchObject({ status: 'failed', error: { code: -32603, message: 'Server shut down' } });
+  });
 });
