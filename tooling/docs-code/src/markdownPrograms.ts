@@ -16,6 +16,7 @@ export interface CodeBlock {
   /** The program named by its marker, if any. */
   readonly program?: string;
   readonly run: boolean;
+  readonly suite?: boolean;
 }
 
 /** One program: the blocks that form one module. */
@@ -24,6 +25,8 @@ export interface DocProgram {
   /** Repository-relative path of the Markdown file. */
   readonly doc: string;
   readonly run: boolean;
+  /** Registers vitest suites: imported while tests are collected. */
+  readonly suite?: boolean;
   readonly blocks: readonly CodeBlock[];
 }
 
@@ -35,7 +38,7 @@ const TS_LANGS = new Set(['ts', 'typescript']);
 export function codeBlocks(markdown: string): CodeBlock[] {
   const lines = markdown.split('\n');
   const blocks: CodeBlock[] = [];
-  let marker: { name: string; run: boolean; line: number } | undefined;
+  let marker: { name: string; run: boolean; suite: boolean; line: number } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const trimmed = line.trim();
@@ -43,9 +46,9 @@ export function codeBlocks(markdown: string): CodeBlock[] {
       const match = MARKER.exec(trimmed);
       if (match === null) throw new Error(`line ${i + 1}: malformed marker ${trimmed}`);
       const flags = (match[2] ?? '').trim().split(/\s+/).filter(Boolean);
-      const unknown = flags.filter((flag) => flag !== 'run');
+      const unknown = flags.filter((flag) => flag !== 'run' && flag !== 'suite');
       if (unknown.length > 0) throw new Error(`line ${i + 1}: unknown marker flag ${unknown.join(', ')}`);
-      marker = { name: match[1] ?? '', run: flags.includes('run'), line: i + 1 };
+      marker = { name: match[1] ?? '', run: flags.includes('run'), suite: flags.includes('suite'), line: i + 1 };
       continue;
     }
     const fence = FENCE.exec(line);
@@ -62,6 +65,7 @@ export function codeBlocks(markdown: string): CodeBlock[] {
         line: i + 2,
         code: body.join('\n'),
         run: marker?.run ?? false,
+        ...(marker?.suite === true ? { suite: true } : {}),
         ...(marker === undefined ? {} : { program: marker.name }),
       });
     } else if (marker !== undefined) {
@@ -99,7 +103,8 @@ export function docPrograms(doc: string, markdown: string): DocProgram[] {
     else group.push(block);
   }
   for (const [name, group] of named) {
-    programs.push({ name, doc, run: group.some((block) => block.run), blocks: group });
+    const suite = group.some((block) => block.suite === true);
+    programs.push({ name, doc, run: group.some((block) => block.run), ...(suite ? { suite } : {}), blocks: group });
   }
   return programs;
 }
