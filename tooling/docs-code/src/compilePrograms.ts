@@ -43,12 +43,16 @@ export function writePrograms(programs: readonly DocProgram[], dir = PROGRAMS_DI
  */
 export function compilePrograms(programs: readonly WrittenProgram[]): string[] {
   const configPath = join(PACKAGE_ROOT, 'tsconfig.programs.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   if (parsed === undefined) throw new Error(`cannot read ${configPath}`);
   const program = ts.createProgram(
     programs.map((written) => written.file),

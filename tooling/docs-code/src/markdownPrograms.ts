@@ -53,7 +53,8 @@ export function codeBlocks(markdown: string): CodeBlock[] {
     }
     const fence = FENCE.exec(line);
     if (fence === null) {
-      if (trimmed !== '' && marker !== undefined) throw new Error(`line ${marker.line}: marker not followed by a block`);
+      if (trimmed !== '' && marker !== undefined)
+        throw new Error(`line ${marker.line}: marker not followed by a block`);
       continue;
     }
     const [, indent = '', ticks = '```', lang = ''] = fence;

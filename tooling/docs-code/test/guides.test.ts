@@ -26,7 +26,9 @@ describe('the TypeScript blocks of docs/', () => {
           name: 'broken',
           doc: 'docs/guides/example.md',
           run: false,
-          blocks: [{ line: 12, run: false, code: "import { McpServer } from '@mcp-tasks/server';\nnew McpServer({});" }],
+          blocks: [
+            { line: 12, run: false, code: "import { McpServer } from '@mcp-tasks/server';\nnew McpServer({});" },
+          ],
         },
       ],
       join(PROGRAMS_DIR, '..', 'broken-programs'),
