@@ -18,6 +18,8 @@ export interface CodeReference {
   readonly target: string;
   /** `Name` or `Name.member`, when the link names a declaration. */
   readonly symbol?: string;
+  /** The `#fragment` of a link to a Markdown file: one of its headings. */
+  readonly anchor?: string;
 }
 
 const LINK = /\[([^\]]*)\]\(([^)\s]+)\)/g;
@@ -35,14 +37,20 @@ export function codeReferences(doc: string, markdown: string): CodeReference[] {
     for (const match of text.matchAll(LINK)) {
       const [, label = '', href = ''] = match;
       if (/^[a-z]+:/i.test(href) || href.startsWith('#')) continue;
-      const path = href.split('#')[0] ?? '';
+      const [path = '', fragment] = href.split('#');
       const target = normalize(join(dirname(doc), path))
         .split('\\')
         .join('/')
         .replace(/\/$/, '');
       // A label that is a file name (`transport.ts`) links the file, not a declaration.
       const symbol = /\.(?:ts|js|json|md)`$/.test(label.trim()) ? undefined : SYMBOL.exec(label.trim())?.[1];
-      references.push({ doc, line, target, ...(symbol !== undefined && target.endsWith('.ts') ? { symbol } : {}) });
+      references.push({
+        doc,
+        line,
+        target,
+        ...(symbol !== undefined && target.endsWith('.ts') ? { symbol } : {}),
+        ...(fragment !== undefined && fragment !== '' && target.endsWith('.md') ? { anchor: fragment } : {}),
+      });
     }
     for (const match of text.matchAll(PATH)) {
       references.push({ doc, line, target: (match[1] ?? '').replace(/\/$/, '') });
@@ -100,10 +108,35 @@ export function checkReference(reference: CodeReference, root = REPO_ROOT): stri
   if (!existsSync(path)) {
     return PRODUCED_ELSEWHERE.includes(reference.target) ? undefined : `${where}: ${reference.target} does not exist`;
   }
+  if (reference.anchor !== undefined) {
+    const anchors = headingAnchors(readFileSync(path, 'utf8'));
+    return anchors.has(reference.anchor)
+      ? undefined
+      : `${where}: ${reference.target} has no heading #${reference.anchor}`;
+  }
   if (reference.symbol === undefined) return undefined;
   const [name = '', member] = reference.symbol.split('.');
   const members = declarations(path).get(name);
   if (members === undefined) return `${where}: ${reference.target} declares no ${name}`;
   if (member !== undefined && !members.has(member)) return `${where}: ${name} in ${reference.target} has no ${member}`;
   return undefined;
+}
+
+/** The anchors GitHub gives the headings of a Markdown file (lowercase, punctuation dropped, spaces to `-`). */
+export function headingAnchors(markdown: string): ReadonlySet<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(`{3,}|~{3,})/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading?.[1] === undefined) continue;
+    const slug = heading[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkReference, codeReferences, declarations } from '../src/codeReferences.js';
+import { checkReference, codeReferences, declarations, headingAnchors } from '../src/codeReferences.js';
 import { docFiles, REPO_ROOT } from '../src/repo.js';
 
 describe('code references in docs/ exist', () => {
@@ -57,6 +57,18 @@ describe('codeReferences', () => {
       'docs/architecture.md:2: ToolSupervisor in packages/server/src/toolSupervisor.ts has no fly',
       'docs/architecture.md:3: docs/guides/missing.md does not exist',
       'docs/architecture.md:3: packages/server/src/gone.ts does not exist',
+    ]);
+  });
+
+  it('checks the heading a link to a Markdown file points at', () => {
+    const links =
+      '[ok](../docs/architecture.md#journey-2-the-answer-arrives-at-another-instance-postgresql) [bad](architecture.md#nowhere)';
+    const problems = codeReferences('docs/README.md', links).map((reference) => checkReference(reference));
+    expect(problems).toEqual([undefined, 'docs/README.md:1: docs/architecture.md has no heading #nowhere']);
+    expect([...headingAnchors('# A `code` title: (x)\n## Two\n## Two\n```\n# not a heading\n```')]).toEqual([
+      'a-code-title-x',
+      'two',
+      'two-1',
     ]);
   });
 
