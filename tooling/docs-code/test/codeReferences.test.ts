@@ -12,6 +12,15 @@ describe('code references in docs/ exist', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
+  it('docs/README.md links every page of docs/', () => {
+    const linked = new Set(
+      codeReferences('docs/README.md', readFileSync(join(REPO_ROOT, 'docs/README.md'), 'utf8')).map(
+        (ref) => ref.target,
+      ),
+    );
+    expect(docFiles().filter((doc) => doc !== 'docs/README.md' && !linked.has(doc))).toEqual([]);
+  });
+
   it('the architecture page names modules and functions', () => {
     const refs = codeReferences('docs/architecture.md', readFileSync(join(REPO_ROOT, 'docs/architecture.md'), 'utf8'));
     expect(refs.filter((reference) => reference.symbol !== undefined).length).toBeGreaterThan(30);
