@@ -39,13 +39,13 @@ async function readParts(dir) {
 }
 
 /**
- * Measures every path of `plan` in one process under callgrind: per path, the instructions of its two measured
- * segments and their mean per operation. `extraEvery` k > 0 repeats every k-th measured operation.
+ * Measures steps in one process under callgrind. A step is `{ name, count, extraEvery? }`: a fresh instance of
+ * path `name`, warmed up, then two measured segments of `count` operations (`extraEvery` k > 0 repeats every k-th
+ * one). Resolves with, per step in order, the instructions of its two segments and their mean per operation.
  */
-export async function measure({ plan = PLAN, extraEvery = 0 } = {}) {
+export async function measureSteps(steps) {
   const dir = await mkdtemp(join(tmpdir(), 'perf-guard-'));
   try {
-    const steps = Object.entries(plan).map(([name, count]) => `${name}:${count}`);
     const args = [
       '--tool=callgrind',
       '--separate-threads=yes',
@@ -55,8 +55,7 @@ export async function measure({ plan = PLAN, extraEvery = 0 } = {}) {
       ...NODE_FLAGS,
       WORKLOAD,
       String(WARMUP),
-      String(extraEvery),
-      ...steps,
+      ...steps.map(({ name, count, extraEvery = 0 }) => `${name}:${count}:${extraEvery}`),
     ];
     try {
       await run(VALGRIND, args, { maxBuffer: 16 * 1024 * 1024 });
@@ -64,17 +63,22 @@ export async function measure({ plan = PLAN, extraEvery = 0 } = {}) {
       throw new Error(`the workload failed under callgrind: ${error.stderr?.slice(-2000) ?? error.message}`);
     }
     const totals = await readParts(dir);
-    // Each path leaves three dumps: set-up and warm-up, then its two measured segments.
-    if (totals.length !== 3 * steps.length) {
-      throw new Error(`expected ${3 * steps.length} callgrind dumps, found ${totals.length}`);
+    // Each step leaves four dumps: set-up, warm-up and a full GC; segment one; a full GC; segment two.
+    if (totals.length !== 4 * steps.length) {
+      throw new Error(`expected ${4 * steps.length} callgrind dumps, found ${totals.length}`);
     }
-    const paths = {};
-    Object.entries(plan).forEach(([name, count], index) => {
-      const segments = [totals[3 * index + 1], totals[3 * index + 2]];
-      paths[name] = { segments, perOp: (segments[0] + segments[1]) / (2 * count) };
+    return steps.map(({ count }, index) => {
+      const segments = [totals[4 * index + 1], totals[4 * index + 3]];
+      return { count, segments, perOp: Math.round((segments[0] + segments[1]) / (2 * count)) };
     });
-    return paths;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Measures every path of `plan` (name → operations per segment) in one process: name → result. */
+export async function measure(plan = PLAN) {
+  const names = Object.keys(plan);
+  const results = await measureSteps(names.map((name) => ({ name, count: plan[name] })));
+  return Object.fromEntries(names.map((name, index) => [name, results[index]]));
 }

@@ -1,17 +1,17 @@
 // The measured process, run under callgrind by the guard:
-//   node [v8 flags] src/workload.js <warmup> <extraEvery> <path>:<count> [<path>:<count> ...]
+//   node [v8 flags] src/workload.js <warmup> <path>:<count>[:<extraEvery>] ...
 // For each path in turn: sets it up, runs `warmup` operations, then two measured segments of `count` operations
 // each, every segment ended by a marker.
 // A marker is a read of `process.ppid`, the one place this process calls getppid(): callgrind runs with
 // `--dump-before=getppid`, so each measured segment lands in a dump file of its own and start-up, set-up and
 // warm-up never mix into it.
 // `extraEvery` k > 0 repeats every k-th measured operation (a cost increase of 1/k): the test that proves the
-// guard fails uses it, so the measured code itself stays untouched.
+// guard fails uses it, so the measured code itself stays untouched. A path may appear more than once; each step
+// sets up its own instance.
 import { PATHS } from './paths.js';
 
-const [warmupArg, extraArg, ...plan] = process.argv.slice(2);
+const [warmupArg, ...plan] = process.argv.slice(2);
 const warmup = Number(warmupArg);
-const extraEvery = Number(extraArg);
 
 /** Ends the current callgrind segment (see above); the value is irrelevant. */
 const marker = () => process.ppid;
@@ -23,10 +23,11 @@ function collectGarbage() {
 }
 
 for (const step of plan) {
-  const [name, countArg] = step.split(':');
+  const [name, countArg, extraArg = '0'] = step.split(':');
   const setup = PATHS[name];
   if (setup === undefined) throw new Error(`unknown path ${name}; known: ${Object.keys(PATHS).join(', ')}`);
   const count = Number(countArg);
+  const extraEvery = Number(extraArg);
   const op = await setup();
   for (let i = 0; i < warmup; i++) await op(i);
   for (let segment = 0; segment < 2; segment++) {
