@@ -35,11 +35,11 @@ describe('perf-guard', () => {
     assert.equal(verdict.failed, false, text);
   });
 
-  it('20 % more work on a path shows as about 20 % more instructions per operation', () => {
+  it('20 % more work on a path shows as 15 % to 25 % more instructions per operation', () => {
     for (const name of Object.keys(normal)) {
       const ratio = slowed[name].perOp / normal[name].perOp;
       console.log(`${name}: ${normal[name].perOp} → ${slowed[name].perOp} instructions/op (${ratio.toFixed(3)}×)`);
-      assert.ok(ratio > 1.17 && ratio < 1.23, `${name}: ${ratio.toFixed(3)}×`);
+      assert.ok(ratio > 1.15 && ratio < 1.25, `${name}: ${ratio.toFixed(3)}×`);
     }
   });
 
