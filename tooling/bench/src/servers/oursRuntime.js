@@ -16,12 +16,14 @@ function sleep(ms, signal) {
 
 /**
  * Builds the runtime: `greet` (synchronous), `hold` (a task that stays `working` until cancelled) and `sleep`
- * (a task that completes after `ms`). `pollIntervalMs` comes from BENCH_POLL_MS (default 1000).
+ * (a task that completes after `ms`). `pollIntervalMs` comes from BENCH_POLL_MS (default 1000). `options` are
+ * added to the `McpServer` options (tooling/perf-guard passes its deterministic `taskStore`).
  */
-export function createRuntime() {
+export function createRuntime(options = {}) {
   const server = new McpServer({
     serverInfo: { name: 'mcp-tasks-bench', version: '0.0.0' },
     tasks: { pollIntervalMs: Number(process.env.BENCH_POLL_MS ?? 1000) },
+    ...options,
   });
   server.tool({
     name: 'greet',

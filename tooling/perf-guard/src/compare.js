@@ -1,0 +1,82 @@
+// Compares measured instructions per operation with the baseline and words the verdict.
+import { IMPROVEMENT_HINT, SEGMENT_AGREEMENT, TOLERANCE } from './config.js';
+
+/**
+ * One row per baseline path: `fail` when measured > baseline × (1 + tolerance), `improved` when measured <
+ * baseline × (1 − hint), else `ok`; a measured path missing from the baseline is `new` (fails: record it), a
+ * path whose two segments disagree by more than `agreement` is `unsteady` (fails: the method no longer holds).
+ */
+export function compare(
+  baseline,
+  measured,
+  { tolerance = TOLERANCE, hint = IMPROVEMENT_HINT, agreement = SEGMENT_AGREEMENT } = {},
+) {
+  const rows = [];
+  for (const [name, result] of Object.entries(measured)) {
+    const base = baseline.paths?.[name]?.instructionsPerOp;
+    const [first, second] = result.segments;
+    const spread = Math.abs(first - second) / Math.min(first, second);
+    let verdict;
+    if (spread > agreement) verdict = 'unsteady';
+    else if (base === undefined) verdict = 'new';
+    else if (result.perOp > base * (1 + tolerance)) verdict = 'fail';
+    else if (result.perOp < base * (1 - hint)) verdict = 'improved';
+    else verdict = 'ok';
+    rows.push({
+      name,
+      baseline: base,
+      measured: result.perOp,
+      ratio: base === undefined ? undefined : result.perOp / base,
+      spread,
+      verdict,
+    });
+  }
+  return { rows, failed: rows.some((row) => ['fail', 'new', 'unsteady'].includes(row.verdict)) };
+}
+
+const fmt = (n) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-US'));
+
+/** Lines for the console: a table, then what to do about each failure or improvement. */
+export function report({ rows }, { baseline, environment, tolerance = TOLERANCE }) {
+  const lines = ['path                  baseline  measured   ratio  verdict'];
+  for (const row of rows) {
+    const ratio = row.ratio === undefined ? '—' : `${row.ratio.toFixed(3)}×`;
+    lines.push(
+      `${row.name.padEnd(18)} ${fmt(row.baseline).padStart(11)} ${fmt(row.measured).padStart(9)} ${ratio.padStart(7)}  ${row.verdict}`,
+    );
+  }
+  lines.push('(instructions per operation, counted by callgrind)');
+  const update = 'pnpm perf-guard --update';
+  for (const row of rows) {
+    if (row.verdict === 'fail') {
+      lines.push(
+        `FAIL ${row.name}: ${fmt(row.measured)} instructions per operation against a baseline of ${fmt(row.baseline)} ` +
+          `(${row.ratio.toFixed(3)}×, more than +${Math.round(tolerance * 100)} %). Find the cost (callgrind or ` +
+          `--cpu-prof, see tooling/perf-guard/README.md); if the increase is intended, run \`${update}\` and commit ` +
+          'baseline.json with the change, saying why.',
+      );
+    } else if (row.verdict === 'new') {
+      lines.push(`FAIL ${row.name}: not in the baseline; run \`${update}\` and commit baseline.json.`);
+    } else if (row.verdict === 'unsteady') {
+      lines.push(
+        `FAIL ${row.name}: its two measured segments differ by ${(row.spread * 100).toFixed(1)} %, so the path is ` +
+          'not in a steady state (a pool refill, a cache or a GC that lands in one segment only); see the README.',
+      );
+    } else if (row.verdict === 'improved') {
+      lines.push(
+        `${row.name} is ${((1 - row.ratio) * 100).toFixed(1)} % cheaper than its baseline: run \`${update}\` and ` +
+          'commit baseline.json so the guard protects the gain.',
+      );
+    }
+  }
+  if (baseline.node !== environment.node) {
+    lines.push(
+      `Note: the baseline was recorded on Node ${baseline.node}, this is Node ${environment.node}; compared anyway ` +
+        '(V8 changes move the counts: update the baseline when the supported Node version changes).',
+    );
+  }
+  if (baseline.valgrind !== environment.valgrind) {
+    lines.push(`Note: the baseline was recorded with ${baseline.valgrind}, this is ${environment.valgrind}.`);
+  }
+  return lines;
+}

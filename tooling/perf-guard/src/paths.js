@@ -1,0 +1,61 @@
+// The hot paths the guard measures. Each `setup()` builds its subject once and returns `op(i)`, one operation.
+// The server and the messages are the benchmark's own (tooling/bench), over the deterministic store.
+import { greetCall, tasksGet as tasksGetMessage } from '@mcp-tasks/bench/src/lib/messages.js';
+import { createRuntime, createWorkingTask } from '@mcp-tasks/bench/src/servers/oursRuntime.js';
+import { TaskOperations } from '@mcp-tasks/task-store';
+import { deterministicStore, fixedNow } from './deterministicStore.js';
+
+const OWNER = 'perf-guard';
+const TTL_MS = 3_600_000;
+const CONTEXT = { notify() {}, signal: new AbortController().signal };
+
+function createServer() {
+  return createRuntime({ taskStore: deterministicStore() });
+}
+
+function expectResult(response, what) {
+  if (response?.result === undefined) throw new Error(`${what} failed: ${JSON.stringify(response)}`);
+}
+
+/** `tasks/get` of a working task, dispatched in process through `McpServer.handle` (what every transport calls). */
+async function tasksGet() {
+  const server = createServer();
+  const taskId = await createWorkingTask(server);
+  return async (i) => expectResult(await server.handle(tasksGetMessage(taskId, i), CONTEXT), 'tasks/get');
+}
+
+/** A synchronous `tools/call` (no Tasks extension declared, so it never becomes a task) through `McpServer.handle`. */
+async function toolsCall() {
+  const server = createServer();
+  return async (i) => expectResult(await server.handle(greetCall(i, 'perf'), CONTEXT), 'tools/call');
+}
+
+const INPUT_REQUEST = {
+  method: 'elicitation/create',
+  params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } },
+};
+const ANSWER = { action: 'accept' };
+const RESULT = { content: [{ type: 'text', text: 'ok' }] };
+
+/**
+ * One task's life through the store's public API, as the server drives it: create (working) → input_required →
+ * answered (working) → completed, with `TaskOperations` over `InMemoryTaskStore`.
+ */
+async function storeTransitions() {
+  const store = deterministicStore();
+  const ops = new TaskOperations(store, { now: fixedNow });
+  return async () => {
+    const task = await ops.create(OWNER, { ttlMs: TTL_MS });
+    const asked = await ops.requestInput(OWNER, task.taskId, INPUT_REQUEST);
+    await ops.resolveInputs(OWNER, task.taskId, { [asked.key]: ANSWER });
+    const done = await ops.complete(OWNER, task.taskId, RESULT);
+    if (!done.won) throw new Error(`complete failed: ${JSON.stringify(done)}`);
+  };
+}
+
+/** The measured paths by name, in report order. */
+export const PATHS = {
+  'tasks-get': tasksGet,
+  'store-transitions': storeTransitions,
+  'tools-call': toolsCall,
+};
