@@ -5,7 +5,8 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\
 const TYPED_FIELDS: Readonly<Record<string, string>> = {
   ttlMs: '<number>',
   pollIntervalMs: '<number>',
-  statusMessage: '<string>',
+  // Optional free text: present or not, it is the server's choice.
+  statusMessage: '<any>',
   requestState: '<string>',
   // A listen stream's notifications carry the listen request's id, which each client chooses.
   'io.modelcontextprotocol/subscriptionId': '<present>',
@@ -14,7 +15,7 @@ const TYPED_FIELDS: Readonly<Record<string, string>> = {
 /**
  * Turns a recorded answer into the expectation stored in a transcript: captured values become `{{name}}`, times
  * `<iso8601>`, the server's identity (`serverInfo`) `<any>`, and fields whose value is each server's choice (TTLs,
- * poll intervals, status and error messages, opaque `requestState`) keep only their type. Everything else must come back equal.
+ * poll intervals, error messages, opaque `requestState`) keep only their type; an optional `statusMessage` may be anything. Everything else must come back equal.
  */
 export function normalizeForPack(value: unknown, vars: Vars, parentKey = ''): unknown {
   if (typeof value === 'string') return placeholderFor(value, vars) ?? (ISO_8601.test(value) ? '<iso8601>' : value);

@@ -137,7 +137,9 @@ export class StepRunner {
         return exchange;
       });
     this.#streams.set(step.stream, { notifications, controller, done });
-    await Promise.race([acknowledged, done, delay(30_000)]);
+    const giveUp = new AbortController();
+    await Promise.race([acknowledged, done, delay(30_000, giveUp.signal).catch(() => undefined)]);
+    giveUp.abort();
     const ack = notifications[0] ?? (await Promise.race([done, undefined]))?.response;
     return this.#conclude(step, { response: ack as Record<string, unknown> | undefined, ...(head && { http: head }) });
   }
