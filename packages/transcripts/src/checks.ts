@@ -39,10 +39,18 @@ function isTask(value: unknown): value is Snapshot {
   return isObject(value) && typeof value.taskId === 'string';
 }
 
-/** The fields of a task that must never change once it is terminal (everything but `_meta`). */
+/** The fields of a task that must never change once it is terminal (everything but `_meta`), as canonical JSON. */
 function frozenView(task: Snapshot): string {
   const { _meta: _ignored, resultType: _resultType, ...rest } = task;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return canonical(rest);
+}
+
+/** JSON with object keys sorted at every depth, so equal values give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
 }
 
 /** A finished task never changes: every later view equals the first terminal one (or the task is gone, for good). */
@@ -92,7 +100,7 @@ function inputKeysUnique(log: readonly Observation[]): CheckVerdict {
     const now = new Set<string>();
     for (const [key, request] of Object.entries(keys)) {
       const id = `${task.taskId} ${key}`;
-      const text = JSON.stringify(request);
+      const text = canonical(request);
       if (retired.has(id)) return fail(`task ${task.taskId} reused input key ${key} after it was answered`);
       const before = requests.get(id);
       if (before !== undefined && before !== text)
