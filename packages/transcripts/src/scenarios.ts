@@ -50,6 +50,20 @@ const update = (name: string, key: string, content: object, extra = {}) =>
   send(name, 'tasks/update', { taskId: '{{taskId}}', inputResponses: { [key]: accept(content) } }, extra);
 const cancel = (name: string, extra = {}) => send(name, 'tasks/cancel', { taskId: '{{taskId}}' }, extra);
 
+/** Polls until both questions of `multi_input` are outstanding and captures their keys. */
+const bothOutstanding = () =>
+  poll(
+    'tasks/get until both questions are outstanding',
+    'tasks/get',
+    { taskId: '{{taskId}}' },
+    { result: { status: 'input_required', inputRequests: { '<count>': 2 } } },
+    {
+      capture: { input1: 'result.inputRequests.$keys[0]', input2: 'result.inputRequests.$keys[1]' },
+      // Which question gets the first key is the server's choice (both are asked at once).
+      loosen: { result: { taskId: '{{taskId}}', status: 'input_required', inputRequests: { '<count>': 2 } } },
+    },
+  );
+
 /** The lifecycle scenarios, in replay order. */
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -110,17 +124,7 @@ export const SCENARIOS: readonly Scenario[] = [
     checks: ['input-keys-unique', 'terminal-immutable', 'declared-input-kinds'],
     steps: [
       callTool('call multi_input as a task', 'multi_input', {}, TASK_CREATED),
-      poll(
-        'tasks/get until both questions are outstanding',
-        'tasks/get',
-        { taskId: '{{taskId}}' },
-        { result: { status: 'input_required', inputRequests: { '<count>': 2 } } },
-        {
-          capture: { input1: 'result.inputRequests.$keys[0]', input2: 'result.inputRequests.$keys[1]' },
-          // Which question gets the first key is the server's choice (both are asked at once).
-          loosen: { result: { taskId: '{{taskId}}', status: 'input_required', inputRequests: { '<count>': 2 } } },
-        },
-      ),
+      bothOutstanding(),
       update('tasks/update answers the first key only', '{{input1}}', { name: 'first' }),
       poll(
         'tasks/get until only the second key is left',
@@ -138,6 +142,28 @@ export const SCENARIOS: readonly Scenario[] = [
         },
       ),
       update('tasks/update answers the second key', '{{input2}}', { name: 'second' }),
+      pollStatus('tasks/get until completed', 'completed'),
+      getTask('tasks/get: unchanged'),
+    ],
+  },
+  {
+    scenario: 'concurrent-answers',
+    title: 'Two answers at once',
+    description:
+      'Both outstanding questions are answered by two tasks/update requests sent at the same time; both are delivered and the task completes.',
+    tools: [TOOLS.multiInput],
+    checks: ['input-keys-unique', 'terminal-immutable'],
+    steps: [
+      callTool('call multi_input as a task', 'multi_input', {}, TASK_CREATED),
+      bothOutstanding(),
+      {
+        kind: 'parallel',
+        name: 'tasks/update of each key, concurrently',
+        steps: [
+          update('tasks/update answers the first key', '{{input1}}', { name: 'first' }),
+          update('tasks/update answers the second key', '{{input2}}', { name: 'second' }),
+        ],
+      },
       pollStatus('tasks/get until completed', 'completed'),
       getTask('tasks/get: unchanged'),
     ],
