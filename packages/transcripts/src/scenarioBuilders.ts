@@ -100,3 +100,16 @@ export function listen(name: string, stream: string, notifications: object, extr
     stream,
   } as SkeletonSingle;
 }
+
+/** An accepted elicitation answer. */
+export const accept = (content: object) => ({ action: 'accept', content });
+
+/** `tasks/update` answering one key of the scenario's task. */
+export function update(name: string, key: string, content: object, extra: Extra = {}): SkeletonSingle {
+  return send(name, 'tasks/update', { taskId: '{{taskId}}', inputResponses: { [key]: accept(content) } }, extra);
+}
+
+/** `tasks/cancel` of the scenario's task. */
+export function cancel(name: string, extra: Extra = {}): SkeletonSingle {
+  return send(name, 'tasks/cancel', { taskId: '{{taskId}}' }, extra);
+}
