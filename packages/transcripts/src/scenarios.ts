@@ -10,7 +10,6 @@ import {
   poll,
   pollStatus,
   type SkeletonStep,
-  send,
   TASKS_ONLY,
   update,
 } from './scenarioBuilders.js';
