@@ -311,4 +311,3 @@ export const SCENARIOS: readonly Scenario[] = [
 
 /** The protocol version recorded in each transcript. */
 export const SCENARIO_PROTOCOL_VERSION = PROTOCOL_VERSION;
-export { ALL_CAPS, meta };
