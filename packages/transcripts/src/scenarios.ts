@@ -1,11 +1,9 @@
 import {
-  ALL_CAPS,
   accept,
   callTool,
   cancel,
   getTask,
   listen,
-  meta,
   PROTOCOL_VERSION,
   poll,
   pollStatus,
