@@ -136,6 +136,8 @@ export class StepRunner {
         first?.();
         return exchange;
       });
+    // A stream that fails after its acknowledgement is reported when it is awaited (close); never unhandled.
+    done.catch(() => undefined);
     this.#streams.set(step.stream, { notifications, controller, done });
     const giveUp = new AbortController();
     await Promise.race([acknowledged, done, delay(30_000, giveUp.signal).catch(() => undefined)]);
