@@ -20,8 +20,11 @@ export interface CliOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly tools: ToolSet;
-  /** When set, every request (http) or connection (ws) must carry `Authorization: Bearer <token>`. */
-  readonly token: string | undefined;
+  /**
+   * `--token`, repeatable: when any is given, every request (http) or connection (ws) must carry
+   * `Authorization: Bearer <token>` with one of them; each token is its own principal (its own tasks).
+   */
+  readonly tokens: readonly string[];
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
   readonly console: boolean;
@@ -53,7 +56,8 @@ Options:
   --port PORT                 port for http/ws; 0 picks a free one (default 0)
   --tools demo|conformance|all
                               tools to register (default all)
-  --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws)
+  --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws); repeat it for
+                              several principals, each seeing only its own tasks
   --console                   also serve the task console at /console/ (http, ws)
   --store memory|postgres://user:pass@host:port/db|embedded:DIR
                               where tasks live (default memory, or $MCP_TASKS_STORE);
@@ -77,7 +81,7 @@ const OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '0' },
   tools: { type: 'string', default: 'all' },
-  token: { type: 'string' },
+  token: { type: 'string', multiple: true },
   'log-level': { type: 'string', default: 'info' },
   console: { type: 'boolean', default: false },
   store: { type: 'string' },
@@ -157,8 +161,16 @@ export function parseCliOptions(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): CliOptions | 'help' | 'version' {
   let values: Record<string, string | boolean | undefined>;
+  let tokens: readonly string[];
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: OPTIONS }));
+    const { token = [], ...rest } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: OPTIONS,
+    }).values;
+    values = rest;
+    tokens = token;
   } catch (error) {
     throw new UsageError(explainParseError(error));
   }
@@ -170,11 +182,11 @@ export function parseCliOptions(
   if (!/^\d+$/.test(portText) || port > 65_535) {
     throw new UsageError(`--port must be an integer from 0 to 65535 (got "${portText}")`);
   }
-  const token = values.token === undefined ? undefined : String(values.token);
-  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token)) {
+  if (tokens.some((token) => !/^[\x21-\x7e]+$/.test(token))) {
     throw new UsageError('--token must be non-empty printable ASCII without spaces');
   }
-  if (token !== undefined && transport === 'stdio') {
+  if (new Set(tokens).size !== tokens.length) throw new UsageError('--token given twice with the same value');
+  if (tokens.length > 0 && transport === 'stdio') {
     throw new UsageError('--token applies to http and ws only (a stdio server trusts the process that spawned it)');
   }
   if (values.console === true && transport === 'stdio') {
@@ -187,7 +199,7 @@ export function parseCliOptions(
     host,
     port,
     tools: oneOf('tools', String(values.tools), TOOL_SETS),
-    token,
+    tokens,
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),

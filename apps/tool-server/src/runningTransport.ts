@@ -15,8 +15,8 @@ export interface NetworkOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
-  /** Required bearer token, or undefined for an open endpoint. */
-  readonly token: string | undefined;
+  /** Accepted bearer tokens, one principal each; empty for an open endpoint. */
+  readonly tokens: readonly string[];
   /** Limits from the command line; absent ones keep the transport's default. */
   readonly limits?: TransportLimits | undefined;
 }

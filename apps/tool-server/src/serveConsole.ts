@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServerEndpoint } from '@mcp-tasks/protocol';
 import { createHttpHandler } from '@mcp-tasks/transport-http/server';
 import { WebSocketServerTransport } from '@mcp-tasks/transport-ws';
-import { bearerToken, TOKEN_PRINCIPAL, tokenMatches } from './bearerToken.js';
+import { bearerToken, principalForToken } from './bearerToken.js';
 import type { Logger } from './logger.js';
 import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
 
@@ -146,20 +146,19 @@ export async function serveWithConsole(
       `no console bundle at ${root}; build it with: npx -y pnpm@10.34.8 --filter @mcp-tasks/app-task-console build`,
     );
   });
-  const { token, transport } = options;
+  const { tokens, transport } = options;
   const serveStatic = consoleRequestListener(root, {
     transport,
     path: ENDPOINT_PATH,
-    tokenRequired: token !== undefined,
+    tokenRequired: tokens.length > 0,
   });
   const httpHandler =
     transport === 'http'
       ? createHttpHandler(mcp, {
-          ...(token === undefined
+          ...(tokens.length === 0
             ? {}
             : {
-                authenticate: (req) =>
-                  tokenMatches(token, bearerToken(req.headers.authorization)) ? TOKEN_PRINCIPAL : undefined,
+                authenticate: (req) => principalForToken(tokens, bearerToken(req.headers.authorization)),
               }),
         })
       : undefined;
@@ -174,12 +173,13 @@ export async function serveWithConsole(
       ? WebSocketServerTransport.attach(server, mcp.handle, {
           path: ENDPOINT_PATH,
           onError: (error) => logger.debug(`websocket: ${error.message}`),
-          ...(token === undefined
+          ...(tokens.length === 0
             ? {}
             : {
                 authenticate: (_req, presented) => {
-                  if (!tokenMatches(token, presented)) throw new Error('invalid token');
-                  return TOKEN_PRINCIPAL;
+                  const principal = principalForToken(tokens, presented);
+                  if (principal === undefined) throw new Error('invalid token');
+                  return principal;
                 },
               }),
         })

@@ -1,12 +1,12 @@
 import type { ServerEndpoint } from '@mcp-tasks/protocol';
 import { listen } from '@mcp-tasks/transport-http';
-import { bearerToken, TOKEN_PRINCIPAL, tokenMatches } from './bearerToken.js';
+import { bearerToken, principalForToken } from './bearerToken.js';
 import type { Logger } from './logger.js';
 import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
 
 /**
  * Serves Streamable HTTP at `http://HOST:PORT/mcp`; the transport checks `Mcp-Param-*` headers against the
- * endpoint's tools. With a token, a request without the matching bearer token gets 401 before its body is read.
+ * endpoint's tools. With tokens, a request without one of the bearer tokens gets 401 before its body is read.
  * Resolves once listening.
  */
 export async function serveHttp(
@@ -14,7 +14,7 @@ export async function serveHttp(
   options: NetworkOptions,
   logger: Logger,
 ): Promise<RunningTransport> {
-  const { token, limits = {} } = options;
+  const { tokens, limits = {} } = options;
   const server = await listen(endpoint, {
     host: options.host,
     port: options.port,
@@ -28,11 +28,12 @@ export async function serveHttp(
       requestTimeoutMs: limits.requestTimeoutMs,
       keepAliveTimeoutMs: limits.idleTimeoutMs,
     },
-    ...(token === undefined
+    ...(tokens.length === 0
       ? {}
       : {
           authenticate: (req) => {
-            if (tokenMatches(token, bearerToken(req.headers.authorization))) return TOKEN_PRINCIPAL;
+            const principal = principalForToken(tokens, bearerToken(req.headers.authorization));
+            if (principal !== undefined) return principal;
             logger.info(
               { transport: 'http', remote: req.socket.remoteAddress },
               'refused a request: wrong or missing bearer token',

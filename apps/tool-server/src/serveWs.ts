@@ -1,11 +1,11 @@
 import type { MessageHandler } from '@mcp-tasks/protocol';
 import { WebSocketServerTransport } from '@mcp-tasks/transport-ws';
-import { TOKEN_PRINCIPAL, tokenMatches } from './bearerToken.js';
+import { principalForToken } from './bearerToken.js';
 import type { Logger } from './logger.js';
 import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
 
 /**
- * Serves the WebSocket binding at `ws://HOST:PORT/mcp`. With a token, an upgrade without it (header or
+ * Serves the WebSocket binding at `ws://HOST:PORT/mcp`. With tokens, an upgrade without one of them (header or
  * `mcp.bearer.` subprotocol) is refused with 401. Resolves once listening.
  */
 export async function serveWs(
@@ -13,7 +13,7 @@ export async function serveWs(
   options: NetworkOptions,
   logger: Logger,
 ): Promise<RunningTransport> {
-  const { token, limits = {} } = options;
+  const { tokens, limits = {} } = options;
   const transport = await WebSocketServerTransport.listen(handler, {
     host: options.host,
     port: options.port,
@@ -25,15 +25,16 @@ export async function serveWs(
     maxPayload: limits.maxMessageBytes,
     maxDepth: limits.maxDepth,
     onError: (error) => logger.debug(`websocket: ${error.message}`),
-    ...(token === undefined
+    ...(tokens.length === 0
       ? {}
       : {
           authenticate: (_req, presented) => {
-            if (!tokenMatches(token, presented)) {
+            const principal = principalForToken(tokens, presented);
+            if (principal === undefined) {
               logger.info({ transport: 'ws' }, 'refused an upgrade: wrong or missing bearer token');
               throw new Error('invalid token');
             }
-            return TOKEN_PRINCIPAL;
+            return principal;
           },
         }),
   });

@@ -8,7 +8,7 @@ describe('parseCliOptions', () => {
       host: '127.0.0.1',
       port: 0,
       tools: 'all',
-      token: undefined,
+      tokens: [],
       logLevel: 'info',
       console: false,
       store: { kind: 'memory' },
@@ -23,12 +23,13 @@ describe('parseCliOptions', () => {
       host: '::1',
       port: 8080,
       tools: 'demo',
-      token: 's3cret',
+      tokens: ['s3cret'],
       logLevel: 'debug',
       console: true,
       store: { kind: 'memory' },
       maxTasksPerPrincipal: 10000,
     });
+    expect(parseCliOptions(['--token', 'a', '--token', 'b'])).toMatchObject({ tokens: ['a', 'b'] });
     expect(parseCliOptions(['--help'])).toBe('help');
     expect(parseCliOptions(['-h'])).toBe('help');
   });
@@ -43,6 +44,7 @@ describe('parseCliOptions', () => {
     [['--log-level', 'loud'], '--log-level must be one of debug, info, warn, error, silent (got "loud")'],
     [['--token', 'a b'], '--token must be non-empty printable ASCII without spaces'],
     [['--transport', 'stdio', '--token', 't'], /--token applies to http and ws only/],
+    [['--token', 't', '--token', 't'], '--token given twice with the same value'],
     [['--transport', 'stdio', '--console'], /--console applies to http and ws only/],
     [['--bogus'], /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --log-level/],
     [['--transprot', 'ws'], /^unknown option --transprot \(did you mean --transport\?\); valid options: /],

@@ -43,7 +43,7 @@ describe('limit flags', () => {
         host: '127.0.0.1',
         port: 0,
         tools: 'demo',
-        token: undefined,
+        tokens: [],
         limits: { maxConnectionsPerClient: 1 },
       },
       createLogger('silent'),

@@ -12,7 +12,7 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } };
-const base = { host: '127.0.0.1', port: 0, tools: 'demo', token: undefined, console: true } as const;
+const base = { host: '127.0.0.1', port: 0, tools: 'demo', tokens: [], console: true } as const;
 
 let root: string;
 let started: StartedToolServer | undefined;
@@ -82,7 +82,7 @@ describe('--console', () => {
   });
 
   it('keeps the endpoint protected: a foreign Origin and a rebound Host get 403, a missing token 401', async () => {
-    const { origin } = await start({ token: 's3cret' });
+    const { origin } = await start({ tokens: ['s3cret'] });
     expect(await (await fetch(`${origin}/console/endpoint.json`)).json()).toMatchObject({ tokenRequired: true });
     expect((await mcpPost(`${origin}/mcp`, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await mcpPost(`${origin}/mcp`, { origin })).status).toBe(401);

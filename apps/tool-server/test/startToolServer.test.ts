@@ -39,7 +39,7 @@ function post(url: string, method: string, params: object, headers: Record<strin
 describe('startToolServer over Streamable HTTP', () => {
   it('requires the bearer token when one is configured', async () => {
     started = await startToolServer(
-      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', token: 'secret-1' },
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: ['secret-1'] },
       logger,
     );
     const url = started.url ?? '';
@@ -51,9 +51,37 @@ describe('startToolServer over Streamable HTTP', () => {
     expect(((await ok.json()) as { result: { resultType: string } }).result.resultType).toBe('complete');
   });
 
+  it('binds tasks to the token that created them when several tokens are configured', async () => {
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: ['alice-1', 'bob-2'] },
+      logger,
+    );
+    const url = started.url ?? '';
+    const taskMeta = {
+      ...META,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const created = await post(
+      url,
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: 60 }, _meta: taskMeta },
+      { authorization: 'Bearer alice-1' },
+    );
+    const { taskId } = ((await created.json()) as { result: { taskId: string } }).result;
+    const get = (token: string) =>
+      post(url, 'tasks/get', { taskId, _meta: taskMeta }, { authorization: `Bearer ${token}`, 'mcp-name': taskId });
+    const bob = await get('bob-2');
+    expect(bob.status).toBe(400);
+    expect(await bob.json()).toMatchObject({ error: { code: -32602 } });
+    const alice = await get('alice-1');
+    expect(alice.status).toBe(200);
+    expect(await alice.json()).toMatchObject({ result: { taskId, status: 'working' } });
+    expect((await post(url, 'server/discover', {}, { authorization: 'Bearer carol' })).status).toBe(401);
+  });
+
   it('streams progress as SSE events before the result on the same response', async () => {
     started = await startToolServer(
-      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', token: undefined },
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: [] },
       logger,
     );
     const response = await post(started.url ?? '', 'tools/call', {
@@ -89,7 +117,7 @@ describe('startToolServer over WebSocket', () => {
 
   it('refuses an upgrade without the token and serves discover with it', async () => {
     started = await startToolServer(
-      { transport: 'ws', host: '127.0.0.1', port: 0, tools: 'demo', token: 'tok' },
+      { transport: 'ws', host: '127.0.0.1', port: 0, tools: 'demo', tokens: ['tok'] },
       logger,
     );
     const url = started.url ?? '';

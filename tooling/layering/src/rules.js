@@ -6,6 +6,7 @@
  *   protocol ← task-store ← server
  *   protocol ← task-store ← store-postgres
  *   protocol ← client
+ *   protocol ← transport-kit ← transports ← transcripts (the replay CLI plays the client side over each transport)
  */
 /** @type {Readonly<Record<string, readonly string[]>>} */
 export const LAYERS = {
@@ -18,6 +19,7 @@ export const LAYERS = {
   server: ['protocol', 'task-store'],
   'store-postgres': ['protocol', 'task-store'],
   client: ['protocol'],
+  transcripts: ['protocol', 'transport-kit', 'transport-http', 'transport-stdio', 'transport-ws'],
 };
 
 /**
@@ -27,6 +29,8 @@ export const LAYERS = {
  */
 export const TEST_ONLY = {
   'store-postgres': ['server', 'postgres-harness'],
+  // The pack is recorded from, and the replay CLI tested against, the sample tool server (started as a process).
+  transcripts: ['app-tool-server'],
 };
 
 /** Packages whose src must run in browsers, Deno, Bun and Workers: no `node:` imports. */

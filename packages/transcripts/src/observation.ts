@@ -1,0 +1,14 @@
+import type { TransportNotification } from '@mcp-tasks/protocol';
+import type { Principal } from './wire.js';
+
+/** One exchange as a replay saw it, in the order it was sent; the behaviour checks read these. */
+export interface Observation {
+  readonly as: Principal;
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  /** The response body; undefined for a listen stream closed by the client, or while one is open. */
+  response: Record<string, unknown> | undefined;
+  readonly notifications: TransportNotification[];
+  /** When the response arrived (ms since the epoch), for ordering against other exchanges. */
+  answeredAt: number;
+}
