@@ -1,4 +1,4 @@
-import type { SpawnedServer } from '../dist/spawnServer.js';
+import type { SpawnedServer } from '../src/spawnServer.js';
 
 export declare const TOOL_SERVER_MAIN: string;
 export declare const MAIN_TOKEN: string;
