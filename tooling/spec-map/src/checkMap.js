@@ -7,7 +7,7 @@ import { prefixOf, SECTIONS, specUrl } from './rules.js';
 /** @typedef {import('./testTitles.js').TestTitle} TestTitle */
 
 /**
- * The tests naming each rule id (ids no rule has included).
+ * The tests (not describes) naming each rule id (ids no rule has included).
  * @param {TestTitle[]} titles
  * @returns {Map<string, TestTitle[]>}
  */
@@ -15,6 +15,7 @@ export function testsByRule(titles) {
   /** @type {Map<string, TestTitle[]>} */
   const byId = new Map();
   for (const title of titles) {
+    if (title.kind !== 'test') continue;
     for (const id of title.ids) byId.set(id, [...(byId.get(id) ?? []), title]);
   }
   return byId;

@@ -5,7 +5,11 @@ import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { ruleIdsIn } from './ruleIds.js';
 
-/** @typedef {{ file: string, line: number, title: string, ids: string[] }} TestTitle */
+/**
+ * A describe, it or test call. Only `it`/`test` titles (kind `test`) count as tests of the rules they name; a
+ * describe's ids are checked for typos but cover nothing, since not every test under it need check them.
+ * @typedef {{ file: string, line: number, kind: 'describe' | 'test', title: string, ids: string[] }} TestTitle
+ */
 
 const ROOTS = ['packages', 'apps', 'tooling'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.turbo', 'fixtures']);
@@ -78,11 +82,18 @@ export function testTitlesOf(root, file) {
   /** @param {ts.Node} node @param {string[]} outer */
   const visit = (node, outer) => {
     let inner = outer;
-    if (ts.isCallExpression(node) && testFunction(node.expression) !== undefined && node.arguments[0] !== undefined) {
+    const fn = ts.isCallExpression(node) ? testFunction(node.expression) : undefined;
+    if (ts.isCallExpression(node) && fn !== undefined && node.arguments[0] !== undefined) {
       const own = titleText(node.arguments[0], source);
       inner = [...outer, own];
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-      out.push({ file, line, title: inner.join(' › '), ids: ruleIdsIn(own) });
+      out.push({
+        file,
+        line,
+        kind: fn === 'describe' ? 'describe' : 'test',
+        title: inner.join(' › '),
+        ids: ruleIdsIn(own),
+      });
     }
     ts.forEachChild(node, (child) => visit(child, inner));
   };
