@@ -70,15 +70,15 @@ describe('scanning and checking a repository', () => {
 
   it('finds titles with their describe path, own ids and line', () => {
     expect(testTitlesOf(root, 'packages/a/test/a.test.ts')).toEqual([
-      { file: 'packages/a/test/a.test.ts', line: 1, title: 'S1: outer', ids: ['S1'] },
-      { file: 'packages/a/test/a.test.ts', line: 2, title: 'S1: outer › C2: inner', ids: ['C2'] },
-      { file: 'packages/a/test/a.test.ts', line: 3, title: 'S1: outer › S3 %s', ids: ['S3'] },
-      { file: 'packages/a/test/a.test.ts', line: 4, title: `S1: outer › C9 ${PLACEHOLDER}`, ids: ['C9'] },
-      { file: 'packages/a/test/a.test.ts', line: 6, title: 'S4 nobody knows', ids: ['S4'] },
+      { file: 'packages/a/test/a.test.ts', line: 1, kind: 'describe', title: 'S1: outer', ids: ['S1'] },
+      { file: 'packages/a/test/a.test.ts', line: 2, kind: 'test', title: 'S1: outer › C2: inner', ids: ['C2'] },
+      { file: 'packages/a/test/a.test.ts', line: 3, kind: 'test', title: 'S1: outer › S3 %s', ids: ['S3'] },
+      { file: 'packages/a/test/a.test.ts', line: 4, kind: 'test', title: `S1: outer › C9 ${PLACEHOLDER}`, ids: ['C9'] },
+      { file: 'packages/a/test/a.test.ts', line: 6, kind: 'test', title: 'S4 nobody knows', ids: ['S4'] },
     ]);
   });
 
-  it('reports untested rules, unknown ids, tested gaps, missing modules and exports, bad entries', () => {
+  it('reports untested rules (a describe title covers nothing), unknown ids, tested gaps, missing modules and exports, bad entries', () => {
     const rules = [
       rule('S1', { impl: ['packages/a/src/mod.ts#shown'] }),
       rule('C2', { impl: ['packages/a/src/gone.ts#run'] }),
@@ -94,6 +94,7 @@ describe('scanning and checking a repository', () => {
       'rule C2: impl module packages/a/src/gone.ts does not exist',
       'rule S3: packages/a/src/mod.ts does not export hidden',
       'packages/a/test/a.test.ts:6: "S4 nobody knows" names S4, which is no rule in rules.json',
+      'rule S1 has no test: put "S1" in the title of a test that checks it',
       'rule C9 is marked as a gap but is tested (packages/a/test/a.test.ts:4): remove its "gap" from rules.json',
       'rule C10 has no test: put "C10" in the title of a test that checks it',
       'rule C12 has no test: put "C12" in the title of a test that checks it',
@@ -103,7 +104,7 @@ describe('scanning and checking a repository', () => {
   it('renders a table per section with links, and the gaps apart', () => {
     const markdown = renderMap(
       [rule('S1', { note: 'half of it' }), rule('C11', { gap: 'not | done', impl: [] })],
-      [{ file: 'packages/a/test/a.test.ts', line: 1, title: 'S1: a | b', ids: ['S1'] }],
+      [{ file: 'packages/a/test/a.test.ts', line: 1, kind: 'test', title: 'S1: a | b', ids: ['S1'] }],
     );
     expect(markdown).toContain(
       '| S1 | rule S1 ([spec](https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/2026-07-28/tasks.md#tasks)) **Not yet:** half of it. | [`run`](../packages/a/src/mod.ts) in `packages/a/src/mod.ts` | [`packages/a/test/a.test.ts`](../packages/a/test/a.test.ts) › S1: a \\| b |',
