@@ -26,7 +26,7 @@ function row(rule, tested) {
   const words = `${cell(rule.rule)} ([spec](${specUrl(rule.spec)}))${note}`;
   const impl = rule.impl.map(implCell).join('<br>') || '—';
   const tests = (tested.get(rule.id) ?? []).map(testCell).join('<br>') || '—';
-  return `| ${rule.id} | ${words} | ${impl} | ${tests} |`;
+  return `| <a id="${rule.id}"></a>${rule.id} | ${words} | ${impl} | ${tests} |`;
 }
 
 /**
@@ -37,6 +37,7 @@ function row(rule, tested) {
 export function renderMap(rules, titles) {
   const tested = testsByRule(titles);
   const gaps = rules.filter((rule) => rule.gap !== undefined);
+  const partial = rules.filter((rule) => rule.note !== undefined);
   const withTests = rules.filter((rule) => (tested.get(rule.id) ?? []).length > 0).length;
   const lines = [
     '# Spec map',
@@ -50,7 +51,8 @@ export function renderMap(rules, titles) {
     "rule when the rule id is in its title (`it('S20: ...')`); see [tooling/spec-map](../tooling/spec-map). `check`",
     'fails when a rule has no test, a test names an unknown rule, or an implementing module is gone.',
     '',
-    `${rules.length} rules, ${withTests} with tests, ${gaps.length} known gaps (listed at the end).`,
+    `${rules.length} rules, ${withTests} with tests, ${partial.length} partly implemented and ${gaps.length} not`,
+    'implemented (both listed at the end). Each rule has an anchor: `spec-map.md#S20`.',
     '',
   ];
   for (const section of SECTIONS) {
@@ -63,6 +65,12 @@ export function renderMap(rules, titles) {
       '| --- | --- | --- | --- |',
     );
     for (const rule of inSection) lines.push(row(rule, tested));
+    lines.push('');
+  }
+  lines.push('## Partly implemented', '');
+  if (partial.length === 0) lines.push('None.', '');
+  else {
+    for (const rule of partial) lines.push(`- [${rule.id}](#${rule.id}): ${rule.note}.`);
     lines.push('');
   }
   lines.push('## Known gaps', '');

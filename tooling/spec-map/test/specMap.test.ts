@@ -107,11 +107,12 @@ describe('scanning and checking a repository', () => {
       [{ file: 'packages/a/test/a.test.ts', line: 1, kind: 'test', title: 'S1: a | b', ids: ['S1'] }],
     );
     expect(markdown).toContain(
-      '| S1 | rule S1 ([spec](https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/2026-07-28/tasks.md#tasks)) **Not yet:** half of it. | [`run`](../packages/a/src/mod.ts) in `packages/a/src/mod.ts` | [`packages/a/test/a.test.ts`](../packages/a/test/a.test.ts) › S1: a \\| b |',
+      '| <a id="S1"></a>S1 | rule S1 ([spec](https://github.com/modelcontextprotocol/ext-tasks/blob/main/specification/2026-07-28/tasks.md#tasks)) **Not yet:** half of it. | [`run`](../packages/a/src/mod.ts) in `packages/a/src/mod.ts` | [`packages/a/test/a.test.ts`](../packages/a/test/a.test.ts) › S1: a \\| b |',
     );
     expect(markdown).toContain('## Known gaps');
     expect(markdown).toContain('| C11 | rule C11 ([spec](');
     expect(markdown).toContain('| not \\| done | — |');
-    expect(markdown).toContain('2 rules, 1 with tests, 1 known gaps');
+    expect(markdown).toContain('2 rules, 1 with tests, 1 partly implemented and 1 not');
+    expect(markdown).toContain('- [S1](#S1): half of it.');
   });
 });
