@@ -1,4 +1,4 @@
-// 2025-era Streamable HTTP sessions (LEGACY-CHECKLIST L-S9..L-S20, L-S26, L-S30, L-S35), on both server fronts.
+// 2025-era Streamable HTTP sessions, on both server fronts. Each test names the rules it checks (docs/spec-map.md).
 import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSseEvents } from '../src/readSseEvents.js';
