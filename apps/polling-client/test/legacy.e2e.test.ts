@@ -17,7 +17,7 @@ beforeAll(() => {
 afterEach(killAll);
 
 describe('both protocol eras, no flag', () => {
-  it('L-C2: a 2025-era stdio server: discover is refused, initialize runs, the tool is listed', async () => {
+  it('L-C2, L-C8: a 2025-era stdio server: discover is refused, initialize runs, the tool is listed without a 2026 envelope', async () => {
     const result = await runClient(['tools', ...legacy]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^echo\s+Echoes its text$/m);

@@ -34,7 +34,7 @@ describe('abort (C16, C17)', () => {
     expect(transport.calls('tasks/cancel')).toHaveLength(0);
   });
 
-  it('while polling, sends tasks/cancel (never notifications/cancelled for the tools/call) and rejects', async () => {
+  it('C16, C17: while polling, sends tasks/cancel (never notifications/cancelled for the tools/call), rejects and polls no more', async () => {
     const journal = new InMemoryTaskJournal();
     const { transport, client } = setup(
       (req) =>

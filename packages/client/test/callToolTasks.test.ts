@@ -145,7 +145,7 @@ describe('callTool with a task (C3)', () => {
     expect(seen).toEqual(['working', 'working', 'completed']);
   });
 
-  it('never sends the legacy task param nor calls tasks/result or tasks/list (C24)', async () => {
+  it('C24, L-C23: never sends the legacy task param nor calls tasks/result or tasks/list', async () => {
     const { transport, client } = setup(scripted([polled('completed', { result: textResult('x') })]));
     await settle(client.callTool('t'));
     expect(transport.calls('tools/call')[0]!.params).not.toHaveProperty('task');
@@ -186,6 +186,28 @@ describe('input_required inside a task (C10-C14)', () => {
       },
     });
     expect(Object.keys(updates[1]!.inputResponses as object)).toEqual(['c']);
+  });
+
+  it('C15: takes no task state from the tasks/update ack and keeps polling to the real outcome', async () => {
+    let poll = 0;
+    const states = [
+      polled('input_required', { inputRequests: { a: elicit('a') } }),
+      polled('working'),
+      polled('completed', { result: textResult('from tasks/get') }),
+    ];
+    const { transport, client } = setup(
+      (req) => {
+        if (req.method === 'tools/call') return created('working', { pollIntervalMs: 500 });
+        if (req.method === 'tasks/get') return states[Math.min(poll++, states.length - 1)]!;
+        // An ack that (wrongly) looks like task state: the client must not take it as the outcome.
+        return { ...ack, status: 'completed', result: textResult('from the ack') };
+      },
+      { handlers: { elicitation: async () => ({ action: 'accept', content: {} }) } },
+    );
+    const result = await settle(client.callTool('t'));
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'from tasks/get' }] });
+    expect(transport.calls('tasks/update')).toHaveLength(1);
+    expect(transport.calls('tasks/get')).toHaveLength(3);
   });
 
   it('sends input responses without resultType (C14)', async () => {

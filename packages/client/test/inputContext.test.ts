@@ -46,7 +46,7 @@ describe('what input handlers are told about the asking call', () => {
     ]);
   });
 
-  it('an input request of a task: the task id as well', async () => {
+  it('C12: an input request of a task reaches the same handler as an MRTR round, told the task id as well', async () => {
     const { client, seen } = setup((req, { index }) => {
       if (req.method === 'tools/call') return created('working');
       if (req.method === 'tasks/update') return ack;

@@ -7,7 +7,7 @@ const signal = new AbortController().signal;
 const origin = { method: 'tools/call', params: { name: 'deploy', arguments: { env: 'prod' } }, taskId: 't-9' };
 
 describe('resolveInputRequests (C12, C14)', () => {
-  it('rejects a handler result that is not a valid result for its method', async () => {
+  it('C14: rejects a handler result that is not a valid result for its method', async () => {
     const error = await resolveInputRequests(
       { k: { method: 'roots/list' } },
       { roots: () => ({ roots: 'nope' }) as never },

@@ -250,7 +250,7 @@ describe('2026-only operations in a 2025 session', () => {
     ['resumeTask', (c: McpClient) => c.resumeTask('t')],
     ['discover', (c: McpClient) => c.discover()],
     ['getTask', (c: McpClient) => c.getTask('t')],
-  ])('%s rejects with UnsupportedInEraError, sending nothing', async (_name, run) => {
+  ])('L-C23: %s rejects with UnsupportedInEraError, sending nothing', async (_name, run) => {
     const { transport, client } = setup();
     await expect(run(client)).rejects.toBeInstanceOf(UnsupportedInEraError);
     expect(methods(transport)).toEqual(['server/discover', 'initialize']);

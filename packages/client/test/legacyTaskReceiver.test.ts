@@ -36,7 +36,7 @@ function gate<T>() {
 const resultOf = (response: TransportResponse) => ('result' in response ? response.result : undefined);
 
 describe('the client as task receiver (L-T24, L-C22)', () => {
-  it('L-T6, L-T7: a task-augmented elicitation answers {task} at once; tasks/get, tasks/result follow it', async () => {
+  it('L-T24, L-T6, L-T7: a task-augmented elicitation answers {task} at once; tasks/get, tasks/result follow it', async () => {
     const answer = gate<{ action: 'accept'; content: { name: string } }>();
     let asked = 0;
     const transport = await connected({

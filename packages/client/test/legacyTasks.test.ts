@@ -73,7 +73,7 @@ afterEach(() => {
 });
 
 describe('task-augmented tools/call on 2025-11-25 (L-C18..L-C21)', () => {
-  it('L-C18, L-C19: a task-required tool is augmented, polled per pollInterval, and its result fetched', async () => {
+  it('L-C18, L-C19, L-C21: a task-required tool is augmented, polled per pollInterval (no status notification needed), and its result fetched', async () => {
     const statuses: string[] = [];
     const onStatus: TaskStatusListener = (t) => statuses.push(`${t.status}:${t.ttlMs}`);
     const { transport, client } = setup(scripted(['working', 'completed']));

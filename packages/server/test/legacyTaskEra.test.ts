@@ -89,7 +89,7 @@ describe('legacyTaskEraRoutes', () => {
     expect(older.shared).toHaveBeenCalledTimes(1);
   });
 
-  it('L-T25: the task methods are -32601 in sessions older than 2025-11-25', async () => {
+  it('L-S4, L-T25: the task methods are -32601 in sessions older than 2025-11-25', async () => {
     const { send, f } = serve('2025-06-18', accept);
     for (const method of ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']) {
       expect(await f.rejection(send(method, { taskId: 'x' }))).toMatchObject({ code: -32601 });

@@ -83,7 +83,7 @@ describe('task-augmented tools/call (2025-11-25)', () => {
     expect((await f.call('slow', {}, {}, 'session-b')).task.status).toBe('working');
   });
 
-  it('L-T36: tools/list shows execution.taskSupport; the capability lists list, cancel, tools.call (L-T1)', () => {
+  it('L-S36: tools/list shows execution.taskSupport; the capability lists list, cancel, tools.call (L-T1)', () => {
     const f = legacyFixture();
     expect(legacyToolWire(f.tool('quick'))).toMatchObject({
       name: 'quick',
@@ -239,6 +239,17 @@ describe('tasks/cancel', () => {
     f.gate.resolve();
     expect(await f.rejection(f.route('tasks/result', { taskId: task.taskId }))).toMatchObject({ code: -32603 });
     expect((await f.route('tasks/get', { taskId: task.taskId })).status).toBe('cancelled');
+  });
+
+  it('L-T9: a task starts working and its terminal status never changes afterwards', async () => {
+    const f = legacyFixture();
+    const { task } = await f.call('quick');
+    expect(task.status).toBe('working');
+    await f.route('tasks/result', { taskId: task.taskId });
+    const done = await f.route('tasks/get', { taskId: task.taskId });
+    expect(done.status).toBe('completed');
+    expect(await f.rejection(f.route('tasks/cancel', { taskId: task.taskId }))).toMatchObject({ code: -32602 });
+    expect(await f.route('tasks/get', { taskId: task.taskId })).toEqual(done);
   });
 
   it('L-T17: a terminal task (cancelled, completed, or failed by isError) is -32602', async () => {

@@ -63,7 +63,7 @@ describe('input inside a task', () => {
     );
   });
 
-  it('S24/S26: an answer that does not fit its request is -32602 naming the key, and nothing of that update is delivered', async () => {
+  it('S24/S26/S46: an answer that does not fit its request is -32602 naming the key, and nothing of that update is delivered', async () => {
     const client = setup();
     const taskId = expectCreateTask(await client.call('multi_input'));
     const task = await client.waitForTask(taskId, (t) => isInputRequired(t) && keysOf(t).length === 2);

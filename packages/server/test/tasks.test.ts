@@ -26,6 +26,15 @@ describe('task creation', () => {
     expect(result).not.toHaveProperty('taskId');
   });
 
+  it('S4/S7: for a declaring client every other method answers complete, never a task', async () => {
+    const { client } = setup();
+    for (const method of ['server/discover', 'tools/list', 'prompts/list', 'resources/list']) {
+      const result = await client.ok(method);
+      expect(result.resultType).toBe('complete');
+      expect(result).not.toHaveProperty('taskId');
+    }
+  });
+
   it('S6/S8/S9: CreateTaskResult is flat, resultType task, and tasks/get resolves right away', async () => {
     const { client } = setup();
     const created = await client.call('slow_compute', { seconds: 60, label: 'x' });

@@ -264,7 +264,7 @@ describe('Streamable HTTP server: authentication and DNS rebinding protection', 
     expect((await post(url, rpc(1, 'tools/list'), mcpHeaders('tools/list'))).status).toBe(500);
   });
 
-  it('rejects a non-loopback Host on a loopback connection with 403 (dns-rebinding-protection)', async () => {
+  it('L-S10: rejects a non-loopback Host on a loopback connection with 403 (dns-rebinding-protection)', async () => {
     const { url, recorded } = await start();
     const res = await rawRequest(url, {
       headers: { ...mcpHeaders('tools/list'), host: 'evil.example.com', origin: 'http://evil.example.com' },
@@ -283,7 +283,7 @@ describe('Streamable HTTP server: authentication and DNS rebinding protection', 
     expect(res.status).toBe(200);
   });
 
-  it('rejects a foreign Origin unless allowedOrigins lists it', async () => {
+  it('L-S10: rejects a foreign Origin unless allowedOrigins lists it', async () => {
     const headers = { ...mcpHeaders('tools/list'), origin: 'https://app.example.com' };
     const body = JSON.stringify(rpc(1, 'tools/list'));
     const strict = await start();

@@ -1,6 +1,7 @@
-// 2025-era Streamable HTTP sessions (LEGACY-CHECKLIST L-S9..L-S20, L-S26, L-S30, L-S35), on both server fronts.
+// 2025-era Streamable HTTP sessions, on both server fronts. Each test names the rules it checks (docs/spec-map.md).
 import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readSseEvents } from '../src/readSseEvents.js';
 import { mcpHeaders, rpc } from './fakes.js';
 import {
   call,
@@ -79,7 +80,7 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     expect(res.headers.get('mcp-session-id')).toBeNull();
   });
 
-  it('L-S16: DELETE ends the session (204); its id then gets 404, on POST, GET and DELETE', async () => {
+  it('L-S9, L-S16: DELETE ends the session (204); its id then gets 404, on POST, GET and DELETE', async () => {
     const front = await start(kind);
     const id = await open(front);
     const session = front.record.sessions.get(id);
@@ -170,6 +171,25 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     const reply = { jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { name: 'x' } } };
     expect((await front.send('POST', reply, legacyHeaders(id))).status).toBe(202);
     expect(await events.next()).toMatchObject({ id: 3, result: { answer: reply } });
+  });
+
+  it('L-S12, L-S13: a plain call is answered as JSON; one that asks the client streams only its own messages and ends after its response', async () => {
+    const front = await start(kind);
+    const id = await open(front);
+    const plain = await front.send('POST', call(4, 'other'), legacyHeaders(id));
+    expect(plain.headers.get('content-type')).toContain('application/json');
+    expect(await plain.json()).toMatchObject({ id: 4, result: {} });
+    const res = await front.send('POST', call(5, 'ask'), legacyHeaders(id));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = readSseEvents(res.body as ReadableStream<Uint8Array>);
+    const request = JSON.parse((await events.next()).value as string) as { id: string; method: string };
+    expect(request.method).toBe('elicitation/create');
+    // A notification of another request while this one waits goes to the session, not to this stream.
+    expect(await (await front.send('POST', call(6, 'broadcast'), legacyHeaders(id))).json()).toMatchObject({ id: 6 });
+    const reply = { jsonrpc: '2.0', id: request.id, result: { action: 'decline' } };
+    expect((await front.send('POST', reply, legacyHeaders(id))).status).toBe(202);
+    expect(JSON.parse((await events.next()).value as string)).toMatchObject({ id: 5, result: { answer: reply } });
+    expect((await events.next()).done).toBe(true);
   });
 
   it('L-S18: two concurrent POST streams of one session each carry their own request, answered out of order', async () => {

@@ -75,7 +75,7 @@ describe('synchronous tools', () => {
 });
 
 describe('MRTR rounds', () => {
-  it('C22/S21: elicitation, then sampling and roots in one round; requestState echoed byte-identical', async () => {
+  it('C22/S21/C14: elicitation, then sampling and roots in one round; requestState echoed byte-identical', async () => {
     const h = createHarness();
     h.server.tool({
       name: 'greet',

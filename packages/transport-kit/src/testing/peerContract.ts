@@ -56,7 +56,7 @@ async function openWithPeer(
 }
 
 export function peerContract(open: OpenTransport, enabled: boolean): void {
-  it('L-S22 L-C11: a server request made while serving a client request reaches the peer handler and its answer returns', async (context) => {
+  it('L-S7 L-S22 L-C11: a server request made while serving a client request reaches the peer handler and its answer returns', async (context) => {
     const started = await openWithPeer(open, enabled, context);
     if (started === undefined) return;
     const { opened, peer } = started;
