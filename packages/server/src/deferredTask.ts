@@ -21,8 +21,8 @@ export interface DeferredTaskOptions {
 
 /**
  * The task of one task-mode call, whose creation is deferred until first needed: at once, or, within an
- * immediate-result grace period, when the tool first asks a question or sets its status ({@link firstUse} then
- * resolves). Its id is reserved from the start, so `ctx.taskId` is defined during the grace period. Once
+ * immediate-result grace period, when the tool first asks a question or sets its status (which ends
+ * {@link outcomeWithinGrace}). Its id is reserved from the start, so `ctx.taskId` is defined during the grace period. Once
  * {@link forbidCreation} was called (the call ended before its answer was decided) a task that does not exist yet
  * is never created, so a tool ignoring its signal cannot leave an orphan behind. It is the tool's input channel:
  * the n-th question of a resumed tool gets the answer (or waits for the outstanding request) of the n-th question
@@ -30,20 +30,21 @@ export interface DeferredTaskOptions {
  */
 export class DeferredTask implements InputChannel {
   readonly taskId: string;
-  readonly #options: DeferredTaskOptions;
+  readonly #options: Omit<DeferredTaskOptions, 'create'>;
   #creating: Promise<TaskRecord> | undefined;
+  /** `options.create` until it is called: it holds the request the call started with, which must not outlive it. */
+  #create: (() => Promise<TaskRecord>) | undefined;
   #forbidden = false;
   #outstanding = 0;
   #asked = 0;
-  #onFirstUse: () => void = () => undefined;
-  /** Resolves when the task is first needed. */
-  readonly firstUse = new Promise<undefined>((resolve) => {
-    this.#onFirstUse = () => resolve(undefined);
-  });
+  /** Made only while {@link outcomeWithinGrace} waits: a task created at once never needs it. */
+  #onFirstUse: (() => void) | undefined;
 
   constructor(options: DeferredTaskOptions) {
-    this.#options = options;
+    const { create, ...rest } = options;
+    this.#options = rest;
     this.taskId = options.taskId;
+    this.#create = create;
     if (options.existing !== undefined) this.#creating = Promise.resolve(options.existing.record);
   }
 
@@ -59,9 +60,11 @@ export class DeferredTask implements InputChannel {
   /** Creates the task once and resolves with it; rejects after {@link forbidCreation} when it did not exist yet. */
   create(): Promise<TaskRecord> {
     if (this.#creating === undefined) {
-      if (this.#forbidden) return Promise.reject(new Error('The call was abandoned'));
-      this.#onFirstUse();
-      this.#creating = this.#options.create();
+      if (this.#forbidden || this.#create === undefined) return Promise.reject(new Error('The call was abandoned'));
+      const create = this.#create;
+      this.#create = undefined;
+      this.#onFirstUse?.();
+      this.#creating = create();
     }
     return this.#creating;
   }
@@ -69,6 +72,7 @@ export class DeferredTask implements InputChannel {
   /** Forbids creating the task from now on. */
   forbidCreation(): void {
     this.#forbidden = true;
+    this.#create = undefined;
   }
 
   /**
@@ -77,19 +81,22 @@ export class DeferredTask implements InputChannel {
    */
   async outcomeWithinGrace(outcome: Promise<ToolOutcome>, graceMs: number): Promise<ToolOutcome | undefined> {
     const { signal } = this.#options;
-    if (signal.aborted) return undefined;
+    if (signal.aborted || this.#creating !== undefined) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: () => void = () => undefined;
     const elapsed = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, graceMs, undefined);
       onAbort = () => resolve(undefined);
       signal.addEventListener('abort', onAbort, { once: true });
+      // The first question or status update ends the wait too.
+      this.#onFirstUse = () => resolve(undefined);
     });
     try {
-      return await Promise.race([outcome, this.firstUse, elapsed]);
+      return await Promise.race([outcome, elapsed]);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      this.#onFirstUse = undefined;
     }
   }
 

@@ -84,14 +84,21 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   }
 
   if (tool.taskSupport !== 'forbidden' && declared) {
-    return deps.supervisor.start({
-      owner,
-      tool,
-      args: parsed.value,
-      requestMeta: taskRequestMeta(tool, parsed.value, envelope, context.principal),
-      signal: context.signal,
-      makeContext: (channel, signal, streaming) => createToolContext(source(signal, streaming), channel),
-    });
+    const stream = requestStream(context);
+    const { principal } = context;
+    try {
+      return await deps.supervisor.start({
+        owner,
+        tool,
+        args: parsed.value,
+        requestMeta: taskRequestMeta(tool, parsed.value, envelope, principal),
+        signal: context.signal,
+        makeContext: (channel, signal, streaming) =>
+          createToolContext({ principal, envelope, signal, mrtr, notify: stream.notify, streaming }, channel),
+      });
+    } finally {
+      stream.end();
+    }
   }
 
   const replay = new ReplayInputChannel(mrtr);
@@ -110,6 +117,21 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     case 'exception':
       return completeToolResult(toolErrorResult(exceptionMessage(outcome.error)));
   }
+}
+
+/**
+ * The notifications of a task-mode call's request, ended once its answer is decided (none are sent after it): the
+ * tool's context outlives the request, and must not keep the transport's request (its signal, its stream) alive.
+ * Built outside `callTool`, whose closures share one scope that holds the request.
+ */
+function requestStream(context: RequestContext): { notify: RequestScope['notify']; end: () => void } {
+  let target: RequestContext | undefined = context;
+  return {
+    notify: (notification) => target?.notify(notification),
+    end: () => {
+      target = undefined;
+    },
+  };
 }
 
 /** The tool `params.name` names; `-32602` when the name is missing or unknown. */
@@ -149,8 +171,8 @@ export function taskRequestMeta(
   envelope: RequestEnvelope,
   principal: string | undefined,
 ): JsonObject {
+  if (tool.definition.resumable !== true) return sharedRequestMeta(tool);
   const base = { method: 'tools/call', name: tool.definition.name };
-  if (tool.definition.resumable !== true) return base;
   return {
     ...base,
     arguments: args,
@@ -158,4 +180,16 @@ export function taskRequestMeta(
     clientCapabilities: envelope.clientCapabilities,
     ...(principal === undefined ? {} : { principal }),
   };
+}
+
+const requestMetaByTool = new WeakMap<RegisteredTool, JsonObject>();
+
+/** One frozen `requestMeta` per non-resumable tool, stored by reference in each of its tasks (not a copy each). */
+function sharedRequestMeta(tool: RegisteredTool): JsonObject {
+  let meta = requestMetaByTool.get(tool);
+  if (meta === undefined) {
+    meta = Object.freeze({ method: 'tools/call', name: tool.definition.name });
+    requestMetaByTool.set(tool, meta);
+  }
+  return meta;
 }

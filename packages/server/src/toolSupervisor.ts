@@ -73,8 +73,8 @@ export interface RunningTool {
   readonly controller: AbortController;
   /** Until when this instance's lease is known to hold (epoch ms). */
   leaseUntil: number;
-  /** Settles once the tool has settled and its outcome is written (or dropped). */
-  readonly settled: Promise<void>;
+  /** Stops listening to the task's events; called when the call is released. */
+  unlisten: () => void;
 }
 
 const noop = () => undefined;
@@ -98,6 +98,8 @@ export class ToolSupervisor {
   #closed = false;
   /** Aborted once `close` stops waiting: outcome writes still retrying then give up (and clear their timers). */
   readonly #stopRetries = new AbortController();
+  /** Set while `close` waits for the last call to be released. */
+  #onDrained: (() => void) | undefined;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -116,8 +118,10 @@ export class ToolSupervisor {
    */
   async start(launch: ToolLaunch): Promise<CallToolResult | CreateTaskResult> {
     if (this.#closed) throw shuttingDown();
+    // What outlives this call's answer (the task, the tool's context, the outcome write) must not capture this
+    // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
-    const { call, release } = this.#track(owner, this.#options.newTaskId(), launch.tool);
+    const call = this.#track(owner, this.#options.newTaskId(), launch.tool);
     const abandon = () => call.controller.abort(signal.reason);
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
@@ -126,7 +130,7 @@ export class ToolSupervisor {
     const live = () => !this.#closed && !signal.aborted;
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
-      const ctx = launch.makeContext(task, call.controller.signal, () => task.creation === undefined);
+      const ctx = launch.makeContext(task, call.controller.signal, whileInGrace(task));
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
       if (task.creation === undefined) {
@@ -137,7 +141,7 @@ export class ToolSupervisor {
         const created = await task.create();
         // The store write took time: the caller or the server may have gone meanwhile.
         if (live()) {
-          work = outcome.then((result) => this.#writeOutcome(call, result));
+          work = this.#writeWhenSettled(call, outcome);
           return createTaskResult(created);
         }
       }
@@ -153,7 +157,7 @@ export class ToolSupervisor {
       throw error;
     } finally {
       signal.removeEventListener('abort', abandon);
-      void work.then(noop, noop).then(release);
+      this.#releaseWhenSettled(call, work);
     }
   }
 
@@ -162,11 +166,10 @@ export class ToolSupervisor {
    * replay the answers the task already has. `record` must carry this instance's lease.
    */
   resume(record: TaskRecord, tool: RegisteredTool, makeContext: ToolLaunch['makeContext']): void {
-    const { call, release } = this.#track(record.owner, record.taskId, tool);
+    const call = this.#track(record.owner, record.taskId, tool);
     call.leaseUntil = record.lease?.until ?? 0;
     this.#running.set(record.taskId, call);
-    const unlisten = this.#options.ops.listen(record.owner, record.taskId, (event) => this.#onEvent(call, event));
-    call.controller.signal.addEventListener('abort', unlisten, { once: true });
+    call.unlisten = this.#listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const args = record.requestMeta?.arguments;
     const outcome = invokeTool(
@@ -174,7 +177,7 @@ export class ToolSupervisor {
       args,
       makeContext(task, call.controller.signal, () => false),
     );
-    void outcome.then((result) => this.#writeOutcome(call, result)).then(release, release);
+    this.#releaseWhenSettled(call, this.#writeWhenSettled(call, outcome));
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -193,31 +196,45 @@ export class ToolSupervisor {
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    const drained = (async () => {
-      while (this.#calls.size > 0) await Promise.allSettled([...this.#calls].map((call) => call.settled));
-    })();
+    const drained =
+      this.#calls.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.#onDrained = resolve;
+          });
     await Promise.race([drained, deadline]);
     clearTimeout(timer);
     this.#stopRetries.abort();
     return [...this.#running.values()];
   }
 
-  #track(owner: string, taskId: string, tool: RegisteredTool) {
-    let release: () => void = noop;
-    const settled = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, settled };
+  #track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
+    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, unlisten: noop };
     this.#calls.add(call);
-    return {
-      call,
-      release: () => {
-        this.#calls.delete(call);
-        if (this.#running.get(taskId) === call) this.#running.delete(taskId);
-        call.controller.abort(new Error('Task finished'));
-        release();
-      },
-    };
+    return call;
+  }
+
+  /** Forgets `call` once its tool settled and its outcome is written (or dropped). */
+  #release(call: RunningTool): void {
+    this.#calls.delete(call);
+    if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
+    call.unlisten();
+    call.controller.abort(new Error('Task finished'));
+    if (this.#calls.size === 0) this.#onDrained?.();
+  }
+
+  #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
+    const release = () => this.#release(call);
+    work.then(release, release);
+  }
+
+  #writeWhenSettled(call: RunningTool, outcome: Promise<ToolOutcome>): Promise<void> {
+    return outcome.then((result) => this.#writeOutcome(call, result));
+  }
+
+  /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
+  #listen(call: RunningTool): () => void {
+    return this.#options.ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
   }
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
@@ -236,7 +253,7 @@ export class ToolSupervisor {
   async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
-    const unlisten = ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+    const unlisten = this.#listen(call);
     const leaseUntil = Date.now() + this.#options.leaseMs;
     let record: TaskRecord;
     try {
@@ -253,7 +270,8 @@ export class ToolSupervisor {
       throw error;
     }
     call.leaseUntil = leaseUntil;
-    call.controller.signal.addEventListener('abort', unlisten, { once: true });
+    // Kept until the call is released (an event after an abort changes nothing), not tied to the signal by a listener.
+    call.unlisten = unlisten;
     this.#running.set(call.taskId, call);
     return record;
   }
@@ -311,6 +329,11 @@ export class ToolSupervisor {
       });
     await outcome;
   }
+}
+
+/** Whether a call still streams request-scoped notifications: only while its task is not created. */
+function whileInGrace(task: DeferredTask): () => boolean {
+  return () => task.creation === undefined;
 }
 
 /** The answer of a call that finished within its grace period without a task. */
