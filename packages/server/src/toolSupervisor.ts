@@ -126,6 +126,7 @@ export class ToolSupervisor {
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
     let work: Promise<unknown> = Promise.resolve();
+    let released = false;
     const task = this.#deferredTask(call, () => this.#create(call, launch));
     const live = () => !this.#closed && !signal.aborted;
     try {
@@ -141,7 +142,8 @@ export class ToolSupervisor {
         const created = await task.create();
         // The store write took time: the caller or the server may have gone meanwhile.
         if (live()) {
-          work = this.#writeWhenSettled(call, outcome);
+          this.#writeThenRelease(call, outcome);
+          released = true;
           return createTaskResult(created);
         }
       }
@@ -157,7 +159,7 @@ export class ToolSupervisor {
       throw error;
     } finally {
       signal.removeEventListener('abort', abandon);
-      this.#releaseWhenSettled(call, work);
+      if (!released) this.#releaseWhenSettled(call, work);
     }
   }
 
@@ -177,7 +179,7 @@ export class ToolSupervisor {
       args,
       makeContext(task, call.controller.signal, () => false),
     );
-    this.#releaseWhenSettled(call, this.#writeWhenSettled(call, outcome));
+    this.#writeThenRelease(call, outcome);
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -228,8 +230,15 @@ export class ToolSupervisor {
     work.then(release, release);
   }
 
-  #writeWhenSettled(call: RunningTool, outcome: Promise<ToolOutcome>): Promise<void> {
-    return outcome.then((result) => this.#writeOutcome(call, result));
+  /** Once the tool settled, writes its outcome and releases the call: one closure per waiting task, not two. */
+  #writeThenRelease(call: RunningTool, outcome: Promise<ToolOutcome>): void {
+    void outcome.then(async (result) => {
+      try {
+        await this.#writeOutcome(call, result);
+      } finally {
+        this.#release(call);
+      }
+    });
   }
 
   /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
