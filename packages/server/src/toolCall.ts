@@ -63,10 +63,10 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     inputResponses: mrtrParams.inputResponses,
     requestState: await readRequestState(deps.signer, binding, mrtrParams),
   };
-  const source = (signal: AbortSignal, streaming: () => boolean): RequestScope => ({
+  const source = (streaming: () => boolean): RequestScope => ({
     principal: context.principal,
     envelope,
-    signal,
+    abort: context,
     mrtr,
     notify: (notification) => context.notify(notification),
     streaming,
@@ -74,10 +74,7 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const always = () => true;
 
   if (tool.definition.collectInput !== undefined) {
-    const marker = await tool.definition.collectInput(
-      parsed.value as JsonObject,
-      createHandlerContext(source(context.signal, always)),
-    );
+    const marker = await tool.definition.collectInput(parsed.value as JsonObject, createHandlerContext(source(always)));
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
     }
@@ -93,8 +90,8 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
         args: parsed.value,
         requestMeta: taskRequestMeta(tool, parsed.value, envelope, principal),
         signal: context.signal,
-        makeContext: (channel, signal, streaming) =>
-          createToolContext({ principal, envelope, signal, mrtr, notify: stream.notify, streaming }, channel),
+        makeContext: (channel, abort, streaming) =>
+          createToolContext({ principal, envelope, abort, mrtr, notify: stream.notify, streaming }, channel),
       });
     } finally {
       stream.end();
@@ -103,7 +100,7 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
 
   const replay = new ReplayInputChannel(mrtr);
   const channel = request.syncInput ?? replay;
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), channel));
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(always), channel));
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
   if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);

@@ -56,7 +56,11 @@ export interface ToolLaunch {
   /** Stored with the task: what a resumed run needs (tool name, and for a resumable tool its arguments). */
   readonly requestMeta: JsonObject;
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided. */
-  readonly makeContext: (channel: InputChannel, signal: AbortSignal, streaming: () => boolean) => ToolContext;
+  readonly makeContext: (
+    channel: InputChannel,
+    abort: { readonly signal: AbortSignal },
+    streaming: () => boolean,
+  ) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
   readonly signal: AbortSignal;
   /** Create the task at once, whatever `immediateResultMs` says: the answer is always a `CreateTaskResult`. */
@@ -131,7 +135,7 @@ export class ToolSupervisor {
     const live = () => !this.#closed && !signal.aborted;
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
-      const ctx = launch.makeContext(task, call.controller.signal, whileInGrace(task));
+      const ctx = launch.makeContext(task, call.controller, whileInGrace(task));
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
       if (task.creation === undefined) {
@@ -141,7 +145,9 @@ export class ToolSupervisor {
       if (live()) {
         const created = await task.create();
         // The store write took time: the caller or the server may have gone meanwhile.
+        if (created === undefined) throw new Error('The created task was forgotten before its answer');
         if (live()) {
+          task.forgetRecord();
           this.#writeThenRelease(call, outcome);
           released = true;
           return createTaskResult(created);
@@ -177,7 +183,7 @@ export class ToolSupervisor {
     const outcome = invokeTool(
       tool,
       args,
-      makeContext(task, call.controller.signal, () => false),
+      makeContext(task, call.controller, () => false),
     );
     this.#writeThenRelease(call, outcome);
   }
@@ -253,8 +259,8 @@ export class ToolSupervisor {
       taskId: call.taskId,
       maxInputRequests: this.#options.maxInputRequestsPerTask,
       create,
-      signal: call.controller.signal,
-      ...(existing === undefined ? {} : { existing: { record: existing, replayKeys: issuedInputKeys(existing) } }),
+      abort: call.controller,
+      ...(existing === undefined ? {} : { existing: { replayKeys: issuedInputKeys(existing) } }),
     });
   }
 
@@ -318,7 +324,7 @@ export class ToolSupervisor {
    * Ends a task whose `CreateTaskResult` will never be sent: cancelled when its caller gave up, or, on shutdown,
    * written once the aborted tool settles (failed unless it still produced a result).
    */
-  async #dropTask(call: RunningTool, creation: Promise<TaskRecord>, outcome: Promise<ToolOutcome>): Promise<void> {
+  async #dropTask(call: RunningTool, creation: Promise<unknown>, outcome: Promise<ToolOutcome>): Promise<void> {
     const created = await creation.then(
       () => true,
       () => false,

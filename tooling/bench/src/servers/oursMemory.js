@@ -10,12 +10,13 @@ import { ready } from './serverKit.js';
 /**
  * Stands for what a real tool waits on (a webhook, a queue message, a job finishing elsewhere): one pending promise
  * per task, settled from outside the server by `release`. The registry entry and the promise are the tool's own
- * frame; a tool that stops waiting on cancel also listens to its signal, as a correct tool does.
+ * frame; with a `signal` it also stops waiting on cancel, as a tool that honours cancellation does.
  */
 class ExternalEvents {
   #waiting = new Map();
 
   wait(key, signal) {
+    if (signal === undefined) return new Promise((resolve) => this.#waiting.set(key, resolve));
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.#waiting.delete(key);
@@ -86,7 +87,12 @@ function noContext(notify = () => undefined) {
 }
 
 /** The whole scenario; every call goes through `server.handle`, the MessageHandler stdio and WebSocket call. */
-async function run({ count, perStream, snapshot }) {
+/** A request as a transport hands it over: parsed from JSON, not built by object literals. */
+function wire(message) {
+  return JSON.parse(JSON.stringify(message));
+}
+
+async function run({ count, perStream, watchSignal, snapshot, listeningSnapshot }) {
   const events = new ExternalEvents();
   const store = new InMemoryTaskStore({ maxTasksPerOwner: count + 1, maxFinishedTasksPerOwner: count + 1 });
   const server = new McpServer({
@@ -101,7 +107,7 @@ async function run({ count, perStream, snapshot }) {
     description: 'A task that completes when its external event arrives',
     taskSupport: 'required',
     handler: async (_args, ctx) => {
-      const text = await events.wait(ctx.taskId, ctx.signal);
+      const text = await events.wait(ctx.taskId, watchSignal ? ctx.signal : undefined);
       return { content: [{ type: 'text', text }] };
     },
   });
@@ -113,7 +119,7 @@ async function run({ count, perStream, snapshot }) {
   const startedAt = performance.now();
   const taskIds = new Array(count);
   await inBatches(count, 1000, async (i) => {
-    const response = await server.handle(taskCall('await-event', {}, i + 1), noContext());
+    const response = await server.handle(wire(taskCall('await-event', {}, i + 1)), noContext());
     const taskId = response?.result?.taskId;
     if (typeof taskId !== 'string') throw new Error(`no task: ${JSON.stringify(response)}`);
     taskIds[i] = taskId;
@@ -146,11 +152,12 @@ async function run({ count, perStream, snapshot }) {
         method: 'subscriptions/listen',
         params: { notifications: { taskIds: ids }, _meta: requestMeta() },
       };
-      streams.push(server.handle(listen, context));
+      streams.push(server.handle(wire(listen), context));
     });
     await acked;
   }
   const listening = await settledHeap();
+  if (listeningSnapshot) writeHeapSnapshot(listeningSnapshot);
 
   const released = events.release();
   await until(
