@@ -10,6 +10,7 @@ import {
   isTaskStoreError,
   isTerminalStatus,
   type TaskEvent,
+  type TaskListener,
   type TaskOperations,
   type TaskRecord,
 } from '@mcp-tasks/task-store';
@@ -102,6 +103,15 @@ export class ToolSupervisor {
   #closed = false;
   /** Aborted once `close` stops waiting: outcome writes still retrying then give up (and clear their timers). */
   readonly #stopRetries = new AbortController();
+  /**
+   * Calls by task id, for one event listener shared by every task: a closure per task cost ~100 B of heap for each
+   * waiting task. A second call of a task already listened to here gets a listener of its own.
+   */
+  readonly #listened = new Map<string, RunningTool>();
+  readonly #onTaskEvent: TaskListener = (event) => {
+    const call = this.#listened.get(event.record.taskId);
+    if (call !== undefined) this.#onEvent(call, event);
+  };
   /** Set while `close` waits for the last call to be released. */
   #onDrained: (() => void) | undefined;
 
@@ -226,7 +236,7 @@ export class ToolSupervisor {
   #release(call: RunningTool): void {
     this.#calls.delete(call);
     if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
-    call.unlisten();
+    this.#unlisten(call, call.unlisten);
     call.controller.abort(new Error('Task finished'));
     if (this.#calls.size === 0) this.#onDrained?.();
   }
@@ -249,7 +259,17 @@ export class ToolSupervisor {
 
   /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
   #listen(call: RunningTool): () => void {
-    return this.#options.ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+    const { ops } = this.#options;
+    if (this.#listened.has(call.taskId)) {
+      return ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+    }
+    this.#listened.set(call.taskId, call);
+    return ops.listen(call.owner, call.taskId, this.#onTaskEvent);
+  }
+
+  #unlisten(call: RunningTool, unlisten: () => void): void {
+    unlisten();
+    if (this.#listened.get(call.taskId) === call) this.#listened.delete(call.taskId);
   }
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
@@ -280,7 +300,7 @@ export class ToolSupervisor {
         lease: { worker: this.#options.workerId, until: leaseUntil },
       });
     } catch (error) {
-      unlisten();
+      this.#unlisten(call, unlisten);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }
