@@ -13,55 +13,80 @@ export interface DeferredTaskOptions {
   readonly maxInputRequests: number;
   /** Creates the task in the store (called at most once); not called when `existing` is given. */
   readonly create: () => Promise<TaskRecord>;
-  /** The call's signal: aborting it ends the grace period and withdraws a pending input request. */
-  readonly signal: AbortSignal;
+  /**
+   * The call's controller: its abort ends the grace period and withdraws a pending input request. Its signal is
+   * read only when needed (a task that never waits on it does not create one).
+   */
+  readonly abort: { readonly signal: AbortSignal };
   /** The task as it stands when a resumed tool starts again: its questions are replayed, in issue order. */
-  readonly existing?: { readonly record: TaskRecord; readonly replayKeys: readonly string[] };
+  readonly existing?: { readonly replayKeys: readonly string[] };
 }
 
 /**
  * The task of one task-mode call, whose creation is deferred until first needed: at once, or, within an
- * immediate-result grace period, when the tool first asks a question or sets its status ({@link firstUse} then
- * resolves). Its id is reserved from the start, so `ctx.taskId` is defined during the grace period. Once
+ * immediate-result grace period, when the tool first asks a question or sets its status (which ends
+ * {@link outcomeWithinGrace}). Its id is reserved from the start, so `ctx.taskId` is defined during the grace period. Once
  * {@link forbidCreation} was called (the call ended before its answer was decided) a task that does not exist yet
  * is never created, so a tool ignoring its signal cannot leave an orphan behind. It is the tool's input channel:
  * the n-th question of a resumed tool gets the answer (or waits for the outstanding request) of the n-th question
  * the task was asked before.
  */
+/**
+ * The creation of a task whose record is no longer wanted. A task waits for hours; the record it was created with
+ * goes stale at the first lease renewal, and keeping it would double the store's memory per waiting task.
+ */
+const CREATED: Promise<undefined> = Promise.resolve(undefined);
+
 export class DeferredTask implements InputChannel {
   readonly taskId: string;
-  readonly #options: DeferredTaskOptions;
-  #creating: Promise<TaskRecord> | undefined;
+  readonly #options: Omit<DeferredTaskOptions, 'create' | 'existing'>;
+  #creating: Promise<TaskRecord | undefined> | undefined;
+  readonly #replayKeys: readonly string[] | undefined;
+  /** `options.create` until it is called: it holds the request the call started with, which must not outlive it. */
+  #create: (() => Promise<TaskRecord>) | undefined;
   #forbidden = false;
   #outstanding = 0;
   #asked = 0;
-  #onFirstUse: () => void = () => undefined;
-  /** Resolves when the task is first needed. */
-  readonly firstUse = new Promise<undefined>((resolve) => {
-    this.#onFirstUse = () => resolve(undefined);
-  });
+  /** Made only while {@link outcomeWithinGrace} waits: a task created at once never needs it. */
+  #onFirstUse: (() => void) | undefined;
 
   constructor(options: DeferredTaskOptions) {
-    this.#options = options;
+    const { create, existing, ...rest } = options;
+    this.#options = rest;
     this.taskId = options.taskId;
-    if (options.existing !== undefined) this.#creating = Promise.resolve(options.existing.record);
+    this.#create = create;
+    this.#replayKeys = existing?.replayKeys;
+    if (existing !== undefined) this.#creating = CREATED;
   }
 
   get mode(): ToolMode {
     return this.#creating === undefined ? 'grace' : 'task';
   }
 
-  /** The pending or finished creation, or undefined while the task is not needed yet. */
-  get creation(): Promise<TaskRecord> | undefined {
+  /**
+   * The pending or finished creation, or undefined while the task is not needed yet. Resolves with the record the
+   * task was created with, or with undefined once {@link forgetRecord} was called (and for a resumed task).
+   */
+  get creation(): Promise<TaskRecord | undefined> | undefined {
     return this.#creating;
   }
 
-  /** Creates the task once and resolves with it; rejects after {@link forbidCreation} when it did not exist yet. */
-  create(): Promise<TaskRecord> {
+  /** Keeps only that the task exists, not the record it was created with (call once the answer is sent). */
+  forgetRecord(): void {
+    if (this.#creating !== undefined) this.#creating = CREATED;
+  }
+
+  /**
+   * Creates the task once and resolves with it (see {@link creation}); rejects after {@link forbidCreation} when it
+   * did not exist yet.
+   */
+  create(): Promise<TaskRecord | undefined> {
     if (this.#creating === undefined) {
-      if (this.#forbidden) return Promise.reject(new Error('The call was abandoned'));
-      this.#onFirstUse();
-      this.#creating = this.#options.create();
+      if (this.#forbidden || this.#create === undefined) return Promise.reject(new Error('The call was abandoned'));
+      const create = this.#create;
+      this.#create = undefined;
+      this.#onFirstUse?.();
+      this.#creating = create();
     }
     return this.#creating;
   }
@@ -69,6 +94,7 @@ export class DeferredTask implements InputChannel {
   /** Forbids creating the task from now on. */
   forbidCreation(): void {
     this.#forbidden = true;
+    this.#create = undefined;
   }
 
   /**
@@ -76,40 +102,43 @@ export class DeferredTask implements InputChannel {
    * call was aborted (the caller gave up or the server is closing).
    */
   async outcomeWithinGrace(outcome: Promise<ToolOutcome>, graceMs: number): Promise<ToolOutcome | undefined> {
-    const { signal } = this.#options;
-    if (signal.aborted) return undefined;
+    const { signal } = this.#options.abort;
+    if (signal.aborted || this.#creating !== undefined) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: () => void = () => undefined;
     const elapsed = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, graceMs, undefined);
       onAbort = () => resolve(undefined);
       signal.addEventListener('abort', onAbort, { once: true });
+      // The first question or status update ends the wait too.
+      this.#onFirstUse = () => resolve(undefined);
     });
     try {
-      return await Promise.race([outcome, this.firstUse, elapsed]);
+      return await Promise.race([outcome, elapsed]);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      this.#onFirstUse = undefined;
     }
   }
 
   async setStatus(message: string): Promise<void> {
-    const record = await this.create();
-    await this.#options.ops.setStatusMessage(this.#options.owner, record.taskId, message);
+    await this.create();
+    await this.#options.ops.setStatusMessage(this.#options.owner, this.taskId, message);
   }
 
   async ask(request: InputRequest): Promise<InputResponse> {
     const ordinal = this.#asked;
     this.#asked += 1;
-    const record = await this.create();
+    await this.create();
     const { maxInputRequests } = this.#options;
     if (this.#outstanding >= maxInputRequests) {
       throw new Error(`Too many outstanding input requests (limit ${maxInputRequests})`);
     }
     this.#outstanding += 1;
     try {
-      const replayed = this.#options.existing?.replayKeys[ordinal];
-      return await this.#await(replayed ?? (await this.#issue(record.taskId, request)));
+      const replayed = this.#replayKeys?.[ordinal];
+      return await this.#await(replayed ?? (await this.#issue(this.taskId, request)));
     } finally {
       this.#outstanding -= 1;
     }
@@ -122,7 +151,8 @@ export class DeferredTask implements InputChannel {
   }
 
   async #await(key: string): Promise<InputResponse> {
-    const { ops, owner, signal, taskId } = this.#options;
+    const { ops, owner, taskId } = this.#options;
+    const { signal } = this.#options.abort;
     try {
       return await ops.waitForInput(owner, taskId, key, signal);
     } catch (error) {

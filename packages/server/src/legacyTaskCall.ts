@@ -101,7 +101,7 @@ export async function callToolAsLegacyTask(
   const mrtr = await collectInputFromPeer(
     tool,
     parsed.value,
-    { principal: context.principal, envelope, signal: context.signal, notify, streaming: () => true },
+    { principal: context.principal, envelope, abort: context, notify, streaming: () => true },
     request.ask,
   );
   const created = await deps.supervisor.start({
@@ -112,13 +112,14 @@ export async function callToolAsLegacyTask(
     signal: context.signal,
     alwaysTask: true,
     ttlMs,
-    makeContext: (channel, signal) => {
+    makeContext: (channel, abort) => {
+      const { signal } = abort;
       const taskId = channel.taskId ?? '';
       watchStatus(deps.ops, owner, taskId, notify, request.sessionClosed);
       const scope: RequestScope = {
         principal: context.principal,
         envelope,
-        signal,
+        abort,
         mrtr,
         notify: (notification) => notify({ ...notification, params: withRelatedTask(notification.params, taskId) }),
         streaming: () => request.sessionClosed?.aborted !== true,

@@ -33,7 +33,7 @@ export async function collectInputFromPeer(
     for (const [key, request] of Object.entries(marker.inputRequests ?? {})) {
       const need = missingCapabilityFor(request, scope.envelope.clientCapabilities);
       if (need !== undefined) throw missingCapability(need, `The client did not declare ${Object.keys(need)[0]}`);
-      const answer = await ask({ method: request.method, params: request.params }, scope.signal);
+      const answer = await ask({ method: request.method, params: request.params }, scope.abort.signal);
       Object.assign(answers, checkInputAnswers({ [key]: answer }, { [key]: request.method }));
     }
     mrtr = { inputResponses: answers, requestState: marker.state };

@@ -1,5 +1,5 @@
 import { detailedTask, META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
-import type { TaskOperations, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
+import type { TaskEvent, TaskOperations, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
 import { sameClientView } from '@mcp-tasks/task-store/transitions';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
@@ -161,17 +161,19 @@ export class ListenHub {
       unsubscribe();
       if (watches.size === 0) onEmpty?.();
     };
+    // One listener for all the stream's tasks, not a closure per task: a stream may watch thousands.
+    const onEvent = (event: TaskEvent) => {
+      if (event.type === 'expired') {
+        if (started) expire(event.record.taskId);
+        else expiredEarly.push(event.record.taskId);
+      } else if (event.type === 'updated') {
+        if (started) deliver(event.record);
+        else held.push(event.record);
+      }
+    };
     const current: TaskRecord[] = [];
     for (const taskId of new Set(taskIds)) {
-      const unsubscribe = await this.#store.subscribe(request.owner, taskId, (event) => {
-        if (event.type === 'expired') {
-          if (started) expire(taskId);
-          else expiredEarly.push(taskId);
-        } else if (event.type === 'updated') {
-          if (started) deliver(event.record);
-          else held.push(event.record);
-        }
-      });
+      const unsubscribe = await this.#store.subscribe(request.owner, taskId, onEvent);
       const record = await this.#store.get(request.owner, taskId);
       if (record === undefined) {
         unsubscribe();
@@ -186,6 +188,10 @@ export class ListenHub {
         started = true;
         for (const record of [...current, ...held].sort((a, b) => a.version - b.version)) deliver(record);
         for (const taskId of expiredEarly) expire(taskId);
+        // Not needed any more, and these records go stale: the stream lives as long as its tasks.
+        current.length = 0;
+        held.length = 0;
+        expiredEarly.length = 0;
       },
     };
   }

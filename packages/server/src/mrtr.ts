@@ -26,6 +26,9 @@ export interface MrtrParams {
   readonly requestState?: string;
 }
 
+/** The `inputResponses` of a first round, one frozen object for every request (a task's context keeps it). */
+const NO_RESPONSES: Readonly<Record<string, JsonObject>> = Object.freeze({});
+
 /**
  * Reads `inputResponses` and `requestState` from the top level of `params`. A non-object `inputResponses`
  * (including null), a non-object response value or a non-string `requestState` is `-32602`.
@@ -36,7 +39,9 @@ export function readMrtrParams(params: JsonObject): MrtrParams {
     throw invalidParams('Invalid params: requestState must be a string');
   }
   if (inputResponses === undefined)
-    return requestState === undefined ? { inputResponses: {} } : { inputResponses: {}, requestState };
+    return requestState === undefined
+      ? { inputResponses: NO_RESPONSES }
+      : { inputResponses: NO_RESPONSES, requestState };
   if (!isJsonObject(inputResponses)) throw invalidParams('Invalid params: inputResponses must be an object');
   for (const [key, value] of Object.entries(inputResponses)) {
     if (!isJsonObject(value)) throw invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);

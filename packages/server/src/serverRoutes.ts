@@ -79,7 +79,7 @@ export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
     source: (mrtr) => ({
       principal: context.principal,
       envelope,
-      signal: context.signal,
+      abort: context,
       mrtr,
       notify: (notification) => context.notify(notification),
       streaming: () => true,

@@ -96,12 +96,12 @@ export class TaskRuntime {
       meta: {},
     };
     const principal = typeof meta.principal === 'string' ? meta.principal : undefined;
-    this.supervisor.resume(record, tool, (channel: InputChannel, signal, streaming) =>
+    this.supervisor.resume(record, tool, (channel: InputChannel, abort, streaming) =>
       createToolContext(
         {
           principal,
           envelope,
-          signal,
+          abort,
           mrtr: { inputResponses: {}, requestState: undefined },
           notify: () => undefined,
           streaming,

@@ -63,10 +63,10 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     inputResponses: mrtrParams.inputResponses,
     requestState: await readRequestState(deps.signer, binding, mrtrParams),
   };
-  const source = (signal: AbortSignal, streaming: () => boolean): RequestScope => ({
+  const source = (streaming: () => boolean): RequestScope => ({
     principal: context.principal,
     envelope,
-    signal,
+    abort: context,
     mrtr,
     notify: (notification) => context.notify(notification),
     streaming,
@@ -74,29 +74,33 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const always = () => true;
 
   if (tool.definition.collectInput !== undefined) {
-    const marker = await tool.definition.collectInput(
-      parsed.value as JsonObject,
-      createHandlerContext(source(context.signal, always)),
-    );
+    const marker = await tool.definition.collectInput(parsed.value as JsonObject, createHandlerContext(source(always)));
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
     }
   }
 
   if (tool.taskSupport !== 'forbidden' && declared) {
-    return deps.supervisor.start({
-      owner,
-      tool,
-      args: parsed.value,
-      requestMeta: taskRequestMeta(tool, parsed.value, envelope, context.principal),
-      signal: context.signal,
-      makeContext: (channel, signal, streaming) => createToolContext(source(signal, streaming), channel),
-    });
+    const stream = requestStream(context);
+    const { principal } = context;
+    try {
+      return await deps.supervisor.start({
+        owner,
+        tool,
+        args: parsed.value,
+        requestMeta: taskRequestMeta(tool, parsed.value, envelope, principal),
+        signal: context.signal,
+        makeContext: (channel, abort, streaming) =>
+          createToolContext({ principal, envelope, abort, mrtr, notify: stream.notify, streaming }, channel),
+      });
+    } finally {
+      stream.end();
+    }
   }
 
   const replay = new ReplayInputChannel(mrtr);
   const channel = request.syncInput ?? replay;
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), channel));
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(always), channel));
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
   if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);
@@ -110,6 +114,21 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     case 'exception':
       return completeToolResult(toolErrorResult(exceptionMessage(outcome.error)));
   }
+}
+
+/**
+ * The notifications of a task-mode call's request, ended once its answer is decided (none are sent after it): the
+ * tool's context outlives the request, and must not keep the transport's request (its signal, its stream) alive.
+ * Built outside `callTool`, whose closures share one scope that holds the request.
+ */
+function requestStream(context: RequestContext): { notify: RequestScope['notify']; end: () => void } {
+  let target: RequestContext | undefined = context;
+  return {
+    notify: (notification) => target?.notify(notification),
+    end: () => {
+      target = undefined;
+    },
+  };
 }
 
 /** The tool `params.name` names; `-32602` when the name is missing or unknown. */
@@ -149,8 +168,8 @@ export function taskRequestMeta(
   envelope: RequestEnvelope,
   principal: string | undefined,
 ): JsonObject {
+  if (tool.definition.resumable !== true) return sharedRequestMeta(tool);
   const base = { method: 'tools/call', name: tool.definition.name };
-  if (tool.definition.resumable !== true) return base;
   return {
     ...base,
     arguments: args,
@@ -158,4 +177,16 @@ export function taskRequestMeta(
     clientCapabilities: envelope.clientCapabilities,
     ...(principal === undefined ? {} : { principal }),
   };
+}
+
+const requestMetaByTool = new WeakMap<RegisteredTool, JsonObject>();
+
+/** One frozen `requestMeta` per non-resumable tool, stored by reference in each of its tasks (not a copy each). */
+function sharedRequestMeta(tool: RegisteredTool): JsonObject {
+  let meta = requestMetaByTool.get(tool);
+  if (meta === undefined) {
+    meta = Object.freeze({ method: 'tools/call', name: tool.definition.name });
+    requestMetaByTool.set(tool, meta);
+  }
+  return meta;
 }

@@ -13,18 +13,31 @@ export type ToolOutcome =
   /** Any other exception: becomes an `isError: true` result. */
   | { readonly kind: 'exception'; readonly error: unknown };
 
-/** Runs a tool handler and classifies how it ended. A malformed return value counts as an exception. */
-export async function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+/**
+ * Runs a tool handler and classifies how it ended. A malformed return value counts as an exception. Written with
+ * `then` rather than `async`/`await`: a task's tool may wait for hours, and a suspended async function keeps a
+ * generator and its registers alive for all that time, for every task.
+ */
+export function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  let value: unknown;
   try {
-    const value: unknown = await tool.definition.handler(args as JsonObject, ctx);
-    if (value instanceof InputRequired) return { kind: 'input', marker: value };
-    if (!isJsonObject(value) || !Array.isArray(value.content)) {
-      return { kind: 'exception', error: new Error(`Tool ${tool.definition.name} returned no content array`) };
-    }
-    return { kind: 'result', result: value as unknown as ToolResult };
+    value = tool.definition.handler(args as JsonObject, ctx);
   } catch (error) {
-    return isProtocolError(error) ? { kind: 'protocolError', error } : { kind: 'exception', error };
+    return Promise.resolve(thrownOutcome(error));
   }
+  return Promise.resolve(value).then((settled) => returnedOutcome(tool, settled), thrownOutcome);
+}
+
+function returnedOutcome(tool: RegisteredTool, value: unknown): ToolOutcome {
+  if (value instanceof InputRequired) return { kind: 'input', marker: value };
+  if (!isJsonObject(value) || !Array.isArray(value.content)) {
+    return { kind: 'exception', error: new Error(`Tool ${tool.definition.name} returned no content array`) };
+  }
+  return { kind: 'result', result: value as unknown as ToolResult };
+}
+
+function thrownOutcome(error: unknown): ToolOutcome {
+  return isProtocolError(error) ? { kind: 'protocolError', error } : { kind: 'exception', error };
 }
 
 /** A `CallToolResult` the model can read, reporting a failure (`isError: true`). */

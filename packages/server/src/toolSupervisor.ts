@@ -10,6 +10,7 @@ import {
   isTaskStoreError,
   isTerminalStatus,
   type TaskEvent,
+  type TaskListener,
   type TaskOperations,
   type TaskRecord,
 } from '@mcp-tasks/task-store';
@@ -56,7 +57,11 @@ export interface ToolLaunch {
   /** Stored with the task: what a resumed run needs (tool name, and for a resumable tool its arguments). */
   readonly requestMeta: JsonObject;
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided. */
-  readonly makeContext: (channel: InputChannel, signal: AbortSignal, streaming: () => boolean) => ToolContext;
+  readonly makeContext: (
+    channel: InputChannel,
+    abort: { readonly signal: AbortSignal },
+    streaming: () => boolean,
+  ) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
   readonly signal: AbortSignal;
   /** Create the task at once, whatever `immediateResultMs` says: the answer is always a `CreateTaskResult`. */
@@ -73,8 +78,8 @@ export interface RunningTool {
   readonly controller: AbortController;
   /** Until when this instance's lease is known to hold (epoch ms). */
   leaseUntil: number;
-  /** Settles once the tool has settled and its outcome is written (or dropped). */
-  readonly settled: Promise<void>;
+  /** Stops listening to the task's events; called when the call is released. */
+  unlisten: () => void;
 }
 
 const noop = () => undefined;
@@ -100,6 +105,17 @@ export class ToolSupervisor {
   readonly #stopRetries = new AbortController();
   /** Set by `close`: resumable tools stopped by the shutdown are released to other instances, not failed. */
   #handOver = false;
+  /**
+   * Calls by task id, for one event listener shared by every task: a closure per task cost ~100 B of heap for each
+   * waiting task. A second call of a task already listened to here gets a listener of its own.
+   */
+  readonly #listened = new Map<string, RunningTool>();
+  readonly #onTaskEvent: TaskListener = (event) => {
+    const call = this.#listened.get(event.record.taskId);
+    if (call !== undefined) this.#onEvent(call, event);
+  };
+  /** Set while `close` waits for the last call to be released. */
+  #onDrained: (() => void) | undefined;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
@@ -118,17 +134,20 @@ export class ToolSupervisor {
    */
   async start(launch: ToolLaunch): Promise<CallToolResult | CreateTaskResult> {
     if (this.#closed) throw shuttingDown();
+    // What outlives this call's answer (the task, the tool's context, the outcome write) must not capture this
+    // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
-    const { call, release } = this.#track(owner, this.#options.newTaskId(), launch.tool);
+    const call = this.#track(owner, this.#options.newTaskId(), launch.tool);
     const abandon = () => call.controller.abort(signal.reason);
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
     let work: Promise<unknown> = Promise.resolve();
+    let released = false;
     const task = this.#deferredTask(call, () => this.#create(call, launch));
     const live = () => !this.#closed && !signal.aborted;
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
-      const ctx = launch.makeContext(task, call.controller.signal, () => task.creation === undefined);
+      const ctx = launch.makeContext(task, call.controller, whileInGrace(task));
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
       if (task.creation === undefined) {
@@ -138,8 +157,11 @@ export class ToolSupervisor {
       if (live()) {
         const created = await task.create();
         // The store write took time: the caller or the server may have gone meanwhile.
+        if (created === undefined) throw new Error('The created task was forgotten before its answer');
         if (live()) {
-          work = outcome.then((result) => this.#writeOutcome(call, result));
+          task.forgetRecord();
+          this.#writeThenRelease(call, outcome);
+          released = true;
           return createTaskResult(created);
         }
       }
@@ -155,7 +177,7 @@ export class ToolSupervisor {
       throw error;
     } finally {
       signal.removeEventListener('abort', abandon);
-      void work.then(noop, noop).then(release);
+      if (!released) this.#releaseWhenSettled(call, work);
     }
   }
 
@@ -164,19 +186,18 @@ export class ToolSupervisor {
    * replay the answers the task already has. `record` must carry this instance's lease.
    */
   resume(record: TaskRecord, tool: RegisteredTool, makeContext: ToolLaunch['makeContext']): void {
-    const { call, release } = this.#track(record.owner, record.taskId, tool);
+    const call = this.#track(record.owner, record.taskId, tool);
     call.leaseUntil = record.lease?.until ?? 0;
     this.#running.set(record.taskId, call);
-    const unlisten = this.#options.ops.listen(record.owner, record.taskId, (event) => this.#onEvent(call, event));
-    call.controller.signal.addEventListener('abort', unlisten, { once: true });
+    call.unlisten = this.#listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const args = record.requestMeta?.arguments;
     const outcome = invokeTool(
       tool,
       args,
-      makeContext(task, call.controller.signal, () => false),
+      makeContext(task, call.controller, () => false),
     );
-    void outcome.then((result) => this.#writeOutcome(call, result)).then(release, release);
+    this.#writeThenRelease(call, outcome);
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -198,31 +219,62 @@ export class ToolSupervisor {
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    const drained = (async () => {
-      while (this.#calls.size > 0) await Promise.allSettled([...this.#calls].map((call) => call.settled));
-    })();
+    const drained =
+      this.#calls.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.#onDrained = resolve;
+          });
     await Promise.race([drained, deadline]);
     clearTimeout(timer);
     this.#stopRetries.abort();
     return [...this.#running.values()];
   }
 
-  #track(owner: string, taskId: string, tool: RegisteredTool) {
-    let release: () => void = noop;
-    const settled = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, settled };
+  #track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
+    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, unlisten: noop };
     this.#calls.add(call);
-    return {
-      call,
-      release: () => {
-        this.#calls.delete(call);
-        if (this.#running.get(taskId) === call) this.#running.delete(taskId);
-        call.controller.abort(new Error('Task finished'));
-        release();
-      },
-    };
+    return call;
+  }
+
+  /** Forgets `call` once its tool settled and its outcome is written (or dropped). */
+  #release(call: RunningTool): void {
+    this.#calls.delete(call);
+    if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
+    this.#unlisten(call, call.unlisten);
+    call.controller.abort(new Error('Task finished'));
+    if (this.#calls.size === 0) this.#onDrained?.();
+  }
+
+  #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
+    const release = () => this.#release(call);
+    work.then(release, release);
+  }
+
+  /** Once the tool settled, writes its outcome and releases the call: one closure per waiting task, not two. */
+  #writeThenRelease(call: RunningTool, outcome: Promise<ToolOutcome>): void {
+    void outcome.then(async (result) => {
+      try {
+        await this.#writeOutcome(call, result);
+      } finally {
+        this.#release(call);
+      }
+    });
+  }
+
+  /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
+  #listen(call: RunningTool): () => void {
+    const { ops } = this.#options;
+    if (this.#listened.has(call.taskId)) {
+      return ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+    }
+    this.#listened.set(call.taskId, call);
+    return ops.listen(call.owner, call.taskId, this.#onTaskEvent);
+  }
+
+  #unlisten(call: RunningTool, unlisten: () => void): void {
+    unlisten();
+    if (this.#listened.get(call.taskId) === call) this.#listened.delete(call.taskId);
   }
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
@@ -232,8 +284,8 @@ export class ToolSupervisor {
       taskId: call.taskId,
       maxInputRequests: this.#options.maxInputRequestsPerTask,
       create,
-      signal: call.controller.signal,
-      ...(existing === undefined ? {} : { existing: { record: existing, replayKeys: issuedInputKeys(existing) } }),
+      abort: call.controller,
+      ...(existing === undefined ? {} : { existing: { replayKeys: issuedInputKeys(existing) } }),
     });
   }
 
@@ -241,7 +293,7 @@ export class ToolSupervisor {
   async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
-    const unlisten = ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+    const unlisten = this.#listen(call);
     const leaseUntil = Date.now() + this.#options.leaseMs;
     let record: TaskRecord;
     try {
@@ -253,12 +305,13 @@ export class ToolSupervisor {
         lease: { worker: this.#options.workerId, until: leaseUntil },
       });
     } catch (error) {
-      unlisten();
+      this.#unlisten(call, unlisten);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }
     call.leaseUntil = leaseUntil;
-    call.controller.signal.addEventListener('abort', unlisten, { once: true });
+    // Kept until the call is released (an event after an abort changes nothing), not tied to the signal by a listener.
+    call.unlisten = unlisten;
     this.#running.set(call.taskId, call);
     return record;
   }
@@ -305,7 +358,7 @@ export class ToolSupervisor {
    * Ends a task whose `CreateTaskResult` will never be sent: cancelled when its caller gave up, or, on shutdown,
    * written once the aborted tool settles (failed unless it still produced a result).
    */
-  async #dropTask(call: RunningTool, creation: Promise<TaskRecord>, outcome: Promise<ToolOutcome>): Promise<void> {
+  async #dropTask(call: RunningTool, creation: Promise<unknown>, outcome: Promise<ToolOutcome>): Promise<void> {
     const created = await creation.then(
       () => true,
       () => false,
@@ -325,6 +378,11 @@ export class ToolSupervisor {
       });
     await outcome;
   }
+}
+
+/** Whether a call still streams request-scoped notifications: only while its task is not created. */
+function whileInGrace(task: DeferredTask): () => boolean {
+  return () => task.creation === undefined;
 }
 
 /** The answer of a call that finished within its grace period without a task. */

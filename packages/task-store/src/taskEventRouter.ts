@@ -1,5 +1,10 @@
 import type { TaskEvent, TaskListener, TaskOwner, TaskStore, Unsubscribe } from './taskStore.js';
 
+interface Entry {
+  readonly owner: TaskOwner;
+  readonly listener: TaskListener;
+}
+
 /**
  * Fans one store change feed (`watch`) out to per-task listeners in this process: a task nobody listens to costs
  * nothing, and listening to a task is a map entry, not a store call. Events of another owner's task never reach a
@@ -7,7 +12,11 @@ import type { TaskEvent, TaskListener, TaskOwner, TaskStore, Unsubscribe } from 
  */
 export class TaskEventRouter {
   readonly #store: TaskStore;
-  readonly #listeners = new Map<string, Set<{ readonly owner: TaskOwner; readonly listener: TaskListener }>>();
+  /**
+   * A task's one listener as is, or its listeners in order when there are several. Most listened tasks have one or
+   * two (the running tool, a listen stream): a Set per task cost about 200 bytes of heap each, for every waiting task.
+   */
+  readonly #listeners = new Map<string, Entry | Entry[]>();
   readonly #onError: (error: unknown) => void;
   #watching: Promise<Unsubscribe> | undefined;
   /** `#watching` without its value, made once: every wait asks for it. */
@@ -32,17 +41,30 @@ export class TaskEventRouter {
    * cannot miss that write's event once {@link start} has resolved. The returned function stops it (idempotent).
    */
   listen(owner: TaskOwner, taskId: string, listener: TaskListener): Unsubscribe {
-    let set = this.#listeners.get(taskId);
-    if (set === undefined) {
-      set = new Set();
-      this.#listeners.set(taskId, set);
+    const entry: Entry = { owner, listener };
+    const current = this.#listeners.get(taskId);
+    if (current === undefined) this.#listeners.set(taskId, entry);
+    else if (Array.isArray(current)) this.#listeners.set(taskId, [...current, entry]);
+    else this.#listeners.set(taskId, [current, entry]);
+    return () => this.#remove(taskId, entry);
+  }
+
+  #remove(taskId: string, entry: Entry): void {
+    const current = this.#listeners.get(taskId);
+    if (current === entry) {
+      this.#listeners.delete(taskId);
+    } else if (Array.isArray(current)) {
+      const index = current.indexOf(entry);
+      if (index < 0) return;
+      // Arrays are replaced, never changed in place: a dispatch may be iterating over this one.
+      const rest = current.filter((other) => other !== entry);
+      this.#listeners.set(taskId, rest.length === 1 ? (rest[0] as Entry) : rest);
     }
-    const entry = { owner, listener };
-    set.add(entry);
-    return () => {
-      const current = this.#listeners.get(taskId);
-      if (current?.delete(entry) && current.size === 0) this.#listeners.delete(taskId);
-    };
+  }
+
+  #has(taskId: string, entry: Entry): boolean {
+    const current = this.#listeners.get(taskId);
+    return current === entry || (Array.isArray(current) && current.includes(entry));
   }
 
   /** Tasks with at least one listener (for leak checks). */
@@ -60,20 +82,20 @@ export class TaskEventRouter {
   }
 
   #dispatch(event: TaskEvent): void {
-    const set = this.#listeners.get(event.record.taskId);
-    if (set === undefined) return;
-    if (set.size === 1) {
-      // The common case (one wait on the task) without copying the set; entries added meanwhile wait their turn.
-      const [entry] = set;
-      if (entry !== undefined) this.#deliver(entry, event);
+    const { taskId } = event.record;
+    const current = this.#listeners.get(taskId);
+    if (current === undefined) return;
+    // Entries added meanwhile wait for the next event; entries removed meanwhile are skipped.
+    if (!Array.isArray(current)) {
+      this.#deliver(current, event);
       return;
     }
-    for (const entry of [...set]) {
-      if (set.has(entry)) this.#deliver(entry, event);
+    for (const entry of current) {
+      if (this.#has(taskId, entry)) this.#deliver(entry, event);
     }
   }
 
-  #deliver(entry: { readonly owner: TaskOwner; readonly listener: TaskListener }, event: TaskEvent): void {
+  #deliver(entry: Entry, event: TaskEvent): void {
     if (entry.owner !== event.record.owner) return;
     try {
       entry.listener(event);

@@ -69,8 +69,16 @@ export function newTask(
     result: undefined,
     error: undefined,
     requestMeta: deepFreeze(options.requestMeta),
-    lease: options.lease === undefined ? undefined : Object.freeze({ ...options.lease }),
+    lease: options.lease === undefined ? undefined : freezeLease(options.lease.worker, options.lease.until),
   });
+}
+
+/**
+ * A frozen lease, built field by field: V8 gives `Object.freeze({ ...lease })` (a spread copy of an object with a
+ * fractional or large number, like an epoch time) a hidden class of its own, about 150 bytes more per task.
+ */
+function freezeLease(worker: string, until: number): TaskLease {
+  return Object.freeze({ worker, until });
 }
 
 /** The record after `changes`, one object literal (the fast shape); `touch` moves `lastUpdatedAt`. */
@@ -231,7 +239,7 @@ function end(
  */
 export function renewLease(current: TaskRecord, worker: string, until: number): TaskRecord | undefined {
   if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until }) }, false);
+  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, until) }, false);
 }
 
 /**
@@ -240,7 +248,7 @@ export function renewLease(current: TaskRecord, worker: string, until: number): 
  */
 export function takeOverLease(current: TaskRecord, worker: string, until: number, now: number): TaskRecord | undefined {
   if (isTerminalStatus(current.status) || (current.lease !== undefined && current.lease.until > now)) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until }) }, false);
+  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, until) }, false);
 }
 
 /**
@@ -249,7 +257,7 @@ export function takeOverLease(current: TaskRecord, worker: string, until: number
  */
 export function releaseLease(current: TaskRecord, worker: string, now: number): TaskRecord | undefined {
   if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: Object.freeze({ worker, until: now }) }, false);
+  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, now) }, false);
 }
 
 /** True when `a` and `b` look the same to a client (they differ only in lease or version). */

@@ -216,6 +216,34 @@ describe('InMemoryTaskStore', () => {
     expectDeepFrozen(await store.get('alice', task.taskId));
   });
 
+  it('delivers each event to the listeners of that moment: one removed during delivery is skipped, one added waits for the next', async () => {
+    const store = makeStore(manualTimers());
+    const task = await store.create('alice', { ttlMs: 1_000 });
+    const seen: string[] = [];
+    let removeB: () => void = () => undefined;
+    let added = false;
+    const removeA = await store.subscribe('alice', task.taskId, (event) => {
+      seen.push(`a${event.type === 'updated' ? event.record.version : 'x'}`);
+      removeB();
+      if (!added) {
+        added = true;
+        void store.subscribe('alice', task.taskId, (later) => {
+          seen.push(`c${later.type === 'updated' ? later.record.version : 'x'}`);
+        });
+      }
+    });
+    removeB = await store.subscribe('alice', task.taskId, () => seen.push('b'));
+    await store.setStatusMessage('alice', task.taskId, 'one');
+    await vi.waitFor(() => expect(store.stats()).toMatchObject({ listenedTasks: 1 }));
+    await store.setStatusMessage('alice', task.taskId, 'two');
+    expect(seen).toEqual(['a2', 'a3', 'c3']);
+    removeA();
+    removeA();
+    await store.setStatusMessage('alice', task.taskId, 'three');
+    expect(seen).toEqual(['a2', 'a3', 'c3', 'c4']);
+    await store.close();
+  });
+
   it('releases listeners, waits and answers: nothing is retained once they settle', async () => {
     const timers = manualTimers();
     const store = makeStore(timers);

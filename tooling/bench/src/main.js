@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { expressTasksGet, greetCallCase, httpTasksGet } from './cases/httpCases.js';
 import { latencyCase } from './cases/latencyCase.js';
+import { memoryCase } from './cases/memoryCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
 import { postgresCase } from './cases/postgresCase.js';
 import { scaleCase } from './cases/scaleCase.js';
@@ -20,6 +21,7 @@ const CASES = {
   'task-store': storeCase,
   scale: scaleCase,
   latency: latencyCase,
+  memory: memoryCase,
   postgres: postgresCase,
 };
 
