@@ -6,6 +6,8 @@
  *
  * Payloads handed in (requests, answers, results, errors) are deep-frozen in place and stored by reference.
  * `stamp` is the writer's clock as ISO 8601; `lastUpdatedAt` never goes backwards whatever it says.
+ *
+ * @module @mcp-tasks/task-store/transitions
  */
 
 import { deepFreeze } from './deepFreeze.js';

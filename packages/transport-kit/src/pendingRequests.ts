@@ -63,7 +63,7 @@ export class PendingRequests {
     return this.#pending.has(id);
   }
 
-  /** Registers and sends one request; see {@link ClientTransport.request}. */
+  /** Registers and sends one request; see {@link @mcp-tasks/protocol!ClientTransport.request}. */
   request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
     if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
     const { signal, onNotification } = options;

@@ -1,0 +1,14 @@
+// Published packages whose public names are not all documented yet. Their undocumented names are counted, not
+// failed; every other warning about them still fails. The list can only shrink: a pending package that has become
+// fully documented fails the run until it is removed from here.
+export const PENDING = new Set([
+  '@mcp-tasks/client',
+  '@mcp-tasks/protocol',
+  '@mcp-tasks/server',
+  '@mcp-tasks/store-postgres',
+  '@mcp-tasks/task-store',
+  '@mcp-tasks/transport-http',
+  '@mcp-tasks/transport-kit',
+  '@mcp-tasks/transport-stdio',
+  '@mcp-tasks/transport-ws',
+]);
