@@ -49,6 +49,7 @@ export class PendingRequests {
   readonly #byProgressToken = new Map<string | number, TransportRequestId>();
   #closedError: TransportError | undefined;
 
+  /** Creates the table with nothing pending. */
   constructor(options: PendingRequestsOptions) {
     this.#options = options;
   }

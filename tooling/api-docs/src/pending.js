@@ -5,10 +5,5 @@ export const PENDING = new Set([
   '@mcp-tasks/client',
   '@mcp-tasks/protocol',
   '@mcp-tasks/server',
-  '@mcp-tasks/store-postgres',
   '@mcp-tasks/task-store',
-  '@mcp-tasks/transport-http',
-  '@mcp-tasks/transport-kit',
-  '@mcp-tasks/transport-stdio',
-  '@mcp-tasks/transport-ws',
 ]);
