@@ -5,5 +5,4 @@ export const PENDING = new Set([
   '@mcp-tasks/client',
   '@mcp-tasks/protocol',
   '@mcp-tasks/server',
-  '@mcp-tasks/task-store',
 ]);
