@@ -16,7 +16,9 @@ import type { RegisteredTool } from './toolRegistry.js';
 
 /** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
 export interface CacheHint {
+  /** How long the result may be reused, in ms. */
   readonly ttlMs: number;
+  /** `public`: any client may reuse it; `private`: only the principal that asked. */
   readonly cacheScope: 'public' | 'private';
 }
 

@@ -4,5 +4,4 @@
 export const PENDING = new Set([
   '@mcp-tasks/client',
   '@mcp-tasks/protocol',
-  '@mcp-tasks/server',
 ]);
