@@ -7,12 +7,16 @@ export const CursorSchema = z.string();
 export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Params of a list request: the per-request `_meta` and an optional cursor. */
-export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({
+  /** The `nextCursor` of the previous page; absent for the first page. */ cursor: CursorSchema.optional(),
+});
 /** Params of a list request. */
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** A page of a list result. */
-export const PaginatedResultSchema = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+export const PaginatedResultSchema = ResultSchema.extend({
+  /** Opaque cursor for the next page; absent on the last page. */ nextCursor: CursorSchema.optional(),
+});
 /** A page of a list result. */
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;
 
@@ -26,7 +30,9 @@ export type CacheScope = z.infer<typeof CacheScopeSchema>;
  * complete results of cacheable methods; unrelated to a task's `ttlMs`.
  */
 export const CacheableResultSchema = ResultSchema.extend({
+  /** How long the result stays fresh, in ms (an integer >= 0). */
   ttlMs: z.int().min(0),
+  /** Who may reuse the cached result: `private` (only this principal) or `public` (anyone). */
   cacheScope: CacheScopeSchema,
 });
 /** A result with caching hints. */
