@@ -54,7 +54,9 @@ export type UnsupportedProtocolVersionData = z.infer<typeof UnsupportedProtocolV
 /** Error response -32020: an HTTP routing header disagrees with the body. */
 export const HeaderMismatchErrorSchema = JSONRPCErrorResponseSchema.extend({
   /** The error object. */
-  error: ErrorSchema.extend({ /** Always -32020. */ code: z.literal(-32020) }),
+  error: ErrorSchema.extend({
+    /** Always -32020. */ code: z.literal(-32020),
+  }),
 });
 /** Error response -32020. */
 export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;

@@ -15,7 +15,9 @@ export const IconSchema = z.looseObject({
 export type Icon = z.infer<typeof IconSchema>;
 
 /** The `icons` field shared by several entities. */
-export const IconsSchema = z.looseObject({ /** Icons for UIs. */ icons: z.array(IconSchema).optional() });
+export const IconsSchema = z.looseObject({
+  /** Icons for UIs. */ icons: z.array(IconSchema).optional(),
+});
 /** The `icons` field. */
 export type Icons = z.infer<typeof IconsSchema>;
 

@@ -18,7 +18,11 @@ export const ListRootsRequestSchema = z.looseObject({
   /** Always `roots/list`. */
   method: z.literal('roots/list'),
   /** Optional params. */
-  params: z.looseObject({ /** Reserved metadata. */ _meta: MetaObjectSchema.optional() }).optional(),
+  params: z
+    .looseObject({
+      /** Reserved metadata. */ _meta: MetaObjectSchema.optional(),
+    })
+    .optional(),
 });
 /** A roots request. */
 export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;

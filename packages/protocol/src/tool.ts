@@ -34,7 +34,11 @@ export const ToolSchema = z.looseObject({
     /** Always `object`. */ type: z.literal('object'),
   }),
   /** JSON Schema of the tool's `structuredContent`, when it returns any. */
-  outputSchema: z.looseObject({ /** The JSON Schema dialect. */ $schema: z.string().optional() }).optional(),
+  outputSchema: z
+    .looseObject({
+      /** The JSON Schema dialect. */ $schema: z.string().optional(),
+    })
+    .optional(),
   /** Hints about the tool's behaviour; untrusted unless the server is. */
   annotations: ToolAnnotationsSchema.optional(),
   /** Icons for UIs. */
