@@ -15,8 +15,10 @@ export const ClientCapabilitiesSchema = z.looseObject({
    */
   elicitation: z
     .looseObject({
-      /** Present when the client supports form-mode elicitation. */ form: JSONObjectSchema.optional(),
-      /** Present when the client supports URL-mode elicitation. */ url: JSONObjectSchema.optional(),
+      /** Present when the client supports form-mode elicitation. */
+      form: JSONObjectSchema.optional(),
+      /** Present when the client supports URL-mode elicitation. */
+      url: JSONObjectSchema.optional(),
     })
     .optional(),
   /** Non-standard, experimental capabilities by name. */
@@ -28,9 +30,10 @@ export const ClientCapabilitiesSchema = z.looseObject({
   /** Present when the client can answer `sampling/createMessage`. */
   sampling: z
     .looseObject({
-      /** Present when the client honours `includeContext` other than `none`. */ context: JSONObjectSchema.optional(),
-      /** Present when the client supports `tools` and `toolChoice` in sampling requests. */ tools:
-        JSONObjectSchema.optional(),
+      /** Present when the client honours `includeContext` other than `none`. */
+      context: JSONObjectSchema.optional(),
+      /** Present when the client supports `tools` and `toolChoice` in sampling requests. */
+      tools: JSONObjectSchema.optional(),
     })
     .optional(),
 });
@@ -50,20 +53,24 @@ export const ServerCapabilitiesSchema = z.looseObject({
   /** Present when the server offers prompts. */
   prompts: z
     .looseObject({
-      /** Whether the server sends `notifications/prompts/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether the server sends `notifications/prompts/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
   /** Present when the server offers resources. */
   resources: z
     .looseObject({
-      /** Whether the server sends `notifications/resources/list_changed`. */ listChanged: z.boolean().optional(),
-      /** Whether clients can subscribe to updates of single resources. */ subscribe: z.boolean().optional(),
+      /** Whether the server sends `notifications/resources/list_changed`. */
+      listChanged: z.boolean().optional(),
+      /** Whether clients can subscribe to updates of single resources. */
+      subscribe: z.boolean().optional(),
     })
     .optional(),
   /** Present when the server offers tools. */
   tools: z
     .looseObject({
-      /** Whether the server sends `notifications/tools/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether the server sends `notifications/tools/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
 });

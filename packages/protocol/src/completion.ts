@@ -16,8 +16,10 @@ export type PromptReference = z.infer<typeof PromptReferenceSchema>;
 
 /** Completes a variable of a resource template. */
 export const ResourceTemplateReferenceSchema = z.looseObject({
-  /** Always `ref/resource`. */ type: z.literal('ref/resource'),
-  /** The resource template's URI template. */ uri: z.string(),
+  /** Always `ref/resource`. */
+  type: z.literal('ref/resource'),
+  /** The resource template's URI template. */
+  uri: z.string(),
 });
 /** A resource template reference. */
 export type ResourceTemplateReference = z.infer<typeof ResourceTemplateReferenceSchema>;
@@ -28,13 +30,16 @@ export const CompleteRequestParamsSchema = RequestParamsSchema.extend({
   ref: z.discriminatedUnion('type', [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
   /** The argument being completed. */
   argument: z.looseObject({
-    /** The argument's (or template variable's) name. */ name: z.string(),
-    /** What the user has typed so far. */ value: z.string(),
+    /** The argument's (or template variable's) name. */
+    name: z.string(),
+    /** What the user has typed so far. */
+    value: z.string(),
   }),
   /** Context for the completion. */
   context: z
     .looseObject({
-      /** Values of the arguments already filled in, by name. */ arguments: z.record(z.string(), z.string()).optional(),
+      /** Values of the arguments already filled in, by name. */
+      arguments: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
 });
@@ -68,7 +73,8 @@ export type CompleteResult = z.infer<typeof CompleteResultSchema>;
 
 /** Response to `completion/complete`. */
 export const CompleteResultResponseSchema = JSONRPCResultResponseSchema.extend({
-  /** The completion result. */ result: CompleteResultSchema,
+  /** The completion result. */
+  result: CompleteResultSchema,
 });
 /** Response to `completion/complete`. */
 export type CompleteResultResponse = z.infer<typeof CompleteResultResponseSchema>;

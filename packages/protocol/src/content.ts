@@ -79,14 +79,16 @@ export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
 /** Text resource contents. */
 export const TextResourceContentsSchema = ResourceContentsSchema.extend({
-  /** The contents as text. */ text: z.string(),
+  /** The contents as text. */
+  text: z.string(),
 });
 /** Text resource contents. */
 export type TextResourceContents = z.infer<typeof TextResourceContentsSchema>;
 
 /** Binary resource contents (base64 `blob`). */
 export const BlobResourceContentsSchema = ResourceContentsSchema.extend({
-  /** The contents as base64-encoded binary data. */ blob: z.string(),
+  /** The contents as base64-encoded binary data. */
+  blob: z.string(),
 });
 /** Binary resource contents. */
 export type BlobResourceContents = z.infer<typeof BlobResourceContentsSchema>;
@@ -117,7 +119,8 @@ export type Resource = z.infer<typeof ResourceSchema>;
 
 /** A link to a resource the client may read: a {@link Resource} tagged as content. */
 export const ResourceLinkSchema = ResourceSchema.extend({
-  /** Always `resource_link`. */ type: z.literal('resource_link'),
+  /** Always `resource_link`. */
+  type: z.literal('resource_link'),
 });
 /** A resource link. */
 export type ResourceLink = z.infer<typeof ResourceLinkSchema>;

@@ -28,7 +28,8 @@ export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 
 /** Response to `server/discover`. */
 export const DiscoverResultResponseSchema = JSONRPCResultResponseSchema.extend({
-  /** The discover result. */ result: DiscoverResultSchema,
+  /** The discover result. */
+  result: DiscoverResultSchema,
 });
 /** Response to `server/discover`. */
 export type DiscoverResultResponse = z.infer<typeof DiscoverResultResponseSchema>;

@@ -53,12 +53,16 @@ export const BooleanSchemaSchema = z.looseObject({
 export type BooleanSchema = z.infer<typeof BooleanSchemaSchema>;
 
 const titled = {
-  /** The field's label. */ title: z.string().optional(),
-  /** Help text for the field. */ description: z.string().optional(),
+  /** The field's label. */
+  title: z.string().optional(),
+  /** Help text for the field. */
+  description: z.string().optional(),
 };
 const option = z.looseObject({
-  /** The value put in the answer. */ const: z.string(),
-  /** The label shown for it. */ title: z.string(),
+  /** The value put in the answer. */
+  const: z.string(),
+  /** The label shown for it. */
+  title: z.string(),
 });
 
 /** Single choice from plain values. */
@@ -98,8 +102,10 @@ export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
   maxItems: z.int().optional(),
   /** The schema of each pick. */
   items: z.looseObject({
-    /** Always `string`. */ type: z.literal('string'),
-    /** The allowed values. */ enum: z.array(z.string()),
+    /** Always `string`. */
+    type: z.literal('string'),
+    /** The allowed values. */
+    enum: z.array(z.string()),
   }),
   /** The values to preselect. */
   default: z.array(z.string()).optional(),
@@ -118,7 +124,8 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
   maxItems: z.int().optional(),
   /** The schema of each pick. */
   items: z.looseObject({
-    /** The allowed values, each with its label. */ anyOf: z.array(option),
+    /** The allowed values, each with its label. */
+    anyOf: z.array(option),
   }),
   /** The values to preselect. */
   default: z.array(z.string()).optional(),

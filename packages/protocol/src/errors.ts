@@ -55,7 +55,8 @@ export type UnsupportedProtocolVersionData = z.infer<typeof UnsupportedProtocolV
 export const HeaderMismatchErrorSchema = JSONRPCErrorResponseSchema.extend({
   /** The error object. */
   error: ErrorSchema.extend({
-    /** Always -32020. */ code: z.literal(-32020),
+    /** Always -32020. */
+    code: z.literal(-32020),
   }),
 });
 /** Error response -32020. */
@@ -65,8 +66,10 @@ export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
 export const MissingRequiredClientCapabilityErrorSchema = JSONRPCErrorResponseSchema.extend({
   /** The error object. */
   error: ErrorSchema.extend({
-    /** Always -32021. */ code: z.literal(-32021),
-    /** The capabilities the request needs. */ data: MissingRequiredClientCapabilityDataSchema,
+    /** Always -32021. */
+    code: z.literal(-32021),
+    /** The capabilities the request needs. */
+    data: MissingRequiredClientCapabilityDataSchema,
   }),
 });
 /** Error response -32021. */
@@ -76,8 +79,10 @@ export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequire
 export const UnsupportedProtocolVersionErrorSchema = JSONRPCErrorResponseSchema.extend({
   /** The error object. */
   error: ErrorSchema.extend({
-    /** Always -32022. */ code: z.literal(-32022),
-    /** The supported versions and the requested one. */ data: UnsupportedProtocolVersionDataSchema,
+    /** Always -32022. */
+    code: z.literal(-32022),
+    /** The supported versions and the requested one. */
+    data: UnsupportedProtocolVersionDataSchema,
   }),
 });
 /** Error response -32022. */

@@ -16,15 +16,18 @@ export type Icon = z.infer<typeof IconSchema>;
 
 /** The `icons` field shared by several entities. */
 export const IconsSchema = z.looseObject({
-  /** Icons for UIs. */ icons: z.array(IconSchema).optional(),
+  /** Icons for UIs. */
+  icons: z.array(IconSchema).optional(),
 });
 /** The `icons` field. */
 export type Icons = z.infer<typeof IconsSchema>;
 
 /** A name plus optional display title, the base of tools, prompts and resources. */
 export const BaseMetadataSchema = z.looseObject({
-  /** Programmatic name. */ name: z.string(),
-  /** Display name for UIs. */ title: z.string().optional(),
+  /** Programmatic name. */
+  name: z.string(),
+  /** Display name for UIs. */
+  title: z.string().optional(),
 });
 /** A name plus optional display title. */
 export type BaseMetadata = z.infer<typeof BaseMetadataSchema>;

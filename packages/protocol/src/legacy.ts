@@ -32,21 +32,26 @@ export const LegacyClientCapabilitiesSchema = z.looseObject({
   /** Present when the client can answer `roots/list`. */
   roots: z
     .looseObject({
-      /** Whether the client sends `notifications/roots/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether the client sends `notifications/roots/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
   /** Present when the client can answer `sampling/createMessage`. */
   sampling: z
     .looseObject({
-      /** Present when the client honours `includeContext` other than `none`. */ context: z.looseObject({}).optional(),
-      /** Present when the client supports tools in sampling requests. */ tools: z.looseObject({}).optional(),
+      /** Present when the client honours `includeContext` other than `none`. */
+      context: z.looseObject({}).optional(),
+      /** Present when the client supports tools in sampling requests. */
+      tools: z.looseObject({}).optional(),
     })
     .optional(),
   /** Present when the client can answer `elicitation/create`. */
   elicitation: z
     .looseObject({
-      /** Present when the client supports form mode. */ form: z.looseObject({}).optional(),
-      /** Present when the client supports URL mode. */ url: z.looseObject({}).optional(),
+      /** Present when the client supports form mode. */
+      form: z.looseObject({}).optional(),
+      /** Present when the client supports URL mode. */
+      url: z.looseObject({}).optional(),
     })
     .optional(),
   /** The client's support for 2025-11-25 tasks. */
@@ -62,15 +67,15 @@ export const LegacyClientCapabilitiesSchema = z.looseObject({
           /** Elicitation requests. */
           elicitation: z
             .looseObject({
-              /** Present when `elicitation/create` may be task-augmented. */ create: z.looseObject({}).optional(),
+              /** Present when `elicitation/create` may be task-augmented. */
+              create: z.looseObject({}).optional(),
             })
             .optional(),
           /** Sampling requests. */
           sampling: z
             .looseObject({
-              /** Present when `sampling/createMessage` may be task-augmented. */ createMessage: z
-                .looseObject({})
-                .optional(),
+              /** Present when `sampling/createMessage` may be task-augmented. */
+              createMessage: z.looseObject({}).optional(),
             })
             .optional(),
         })
@@ -92,22 +97,24 @@ export const LegacyServerCapabilitiesSchema = z.looseObject({
   /** Present when the server offers prompts. */
   prompts: z
     .looseObject({
-      /** Whether the server sends `notifications/prompts/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether the server sends `notifications/prompts/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
   /** Present when the server offers resources. */
   resources: z
     .looseObject({
-      /** Whether clients can subscribe to single resources (`resources/subscribe`). */ subscribe: z
-        .boolean()
-        .optional(),
-      /** Whether the server sends `notifications/resources/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether clients can subscribe to single resources (`resources/subscribe`). */
+      subscribe: z.boolean().optional(),
+      /** Whether the server sends `notifications/resources/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
   /** Present when the server offers tools. */
   tools: z
     .looseObject({
-      /** Whether the server sends `notifications/tools/list_changed`. */ listChanged: z.boolean().optional(),
+      /** Whether the server sends `notifications/tools/list_changed`. */
+      listChanged: z.boolean().optional(),
     })
     .optional(),
   /** The server's support for 2025-11-25 tasks. */
@@ -120,9 +127,11 @@ export const LegacyServerCapabilitiesSchema = z.looseObject({
       /** The client requests the server can run as tasks. */
       requests: z
         .looseObject({
-          /** Tool requests. */ tools: z
+          /** Tool requests. */
+          tools: z
             .looseObject({
-              /** Present when `tools/call` may be task-augmented. */ call: z.looseObject({}).optional(),
+              /** Present when `tools/call` may be task-augmented. */
+              call: z.looseObject({}).optional(),
             })
             .optional(),
         })
@@ -161,7 +170,8 @@ export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 /** `params.task` on a task-augmented 2025-11-25 request: the retention the requestor asks for, in milliseconds. */
 export const LegacyTaskMetadataSchema = z.looseObject({
-  /** The requested retention in ms. */ ttl: z.number().int().nonnegative().optional(),
+  /** The requested retention in ms. */
+  ttl: z.number().int().nonnegative().optional(),
 });
 /** `params.task` on a task-augmented request. */
 export type LegacyTaskMetadata = z.infer<typeof LegacyTaskMetadataSchema>;
@@ -191,7 +201,8 @@ export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
 
 /** The answer to a task-augmented 2025-11-25 request: `{ task }`; the payload comes later from `tasks/result`. */
 export const LegacyCreateTaskResultSchema = z.looseObject({
-  /** The created task. */ task: LegacyTaskSchema,
+  /** The created task. */
+  task: LegacyTaskSchema,
 });
 /** The answer to a task-augmented 2025-11-25 request. */
 export type LegacyCreateTaskResult = z.infer<typeof LegacyCreateTaskResultSchema>;

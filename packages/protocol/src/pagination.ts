@@ -8,14 +8,16 @@ export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Params of a list request: the per-request `_meta` and an optional cursor. */
 export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({
-  /** The `nextCursor` of the previous page; absent for the first page. */ cursor: CursorSchema.optional(),
+  /** The `nextCursor` of the previous page; absent for the first page. */
+  cursor: CursorSchema.optional(),
 });
 /** Params of a list request. */
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** A page of a list result. */
 export const PaginatedResultSchema = ResultSchema.extend({
-  /** Opaque cursor for the next page; absent on the last page. */ nextCursor: CursorSchema.optional(),
+  /** Opaque cursor for the next page; absent on the last page. */
+  nextCursor: CursorSchema.optional(),
 });
 /** A page of a list result. */
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;

@@ -41,8 +41,10 @@ export type Prompt = z.infer<typeof PromptSchema>;
 
 /** One message of a rendered prompt. */
 export const PromptMessageSchema = z.looseObject({
-  /** Who says it: `user` or `assistant`. */ role: RoleSchema,
-  /** The message's content. */ content: ContentBlockSchema,
+  /** Who says it: `user` or `assistant`. */
+  role: RoleSchema,
+  /** The message's content. */
+  content: ContentBlockSchema,
 });
 /** A prompt message. */
 export type PromptMessage = z.infer<typeof PromptMessageSchema>;
@@ -69,7 +71,8 @@ export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
 
 /** Response to `prompts/list`. */
 export const ListPromptsResultResponseSchema = JSONRPCResultResponseSchema.extend({
-  /** The prompt list. */ result: ListPromptsResultSchema,
+  /** The prompt list. */
+  result: ListPromptsResultSchema,
 });
 /** Response to `prompts/list`. */
 export type ListPromptsResultResponse = z.infer<typeof ListPromptsResultResponseSchema>;

@@ -36,7 +36,8 @@ export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
 /** Params naming one resource. */
 export const ResourceRequestParamsSchema = RequestParamsSchema.extend({
-  /** The resource's URI. */ uri: z.string(),
+  /** The resource's URI. */
+  uri: z.string(),
 });
 /** Params naming one resource. */
 export type ResourceRequestParams = z.infer<typeof ResourceRequestParamsSchema>;
@@ -99,7 +100,8 @@ export type ListResourceTemplatesResultResponse = z.infer<typeof ListResourceTem
 
 /** Params of `resources/read`, including the MRTR retry fields. */
 export const ReadResourceRequestParamsSchema = InputResponseRequestParamsSchema.extend({
-  /** The URI of the resource to read. */ uri: z.string(),
+  /** The URI of the resource to read. */
+  uri: z.string(),
 });
 /** Params of `resources/read`. */
 export type ReadResourceRequestParams = z.infer<typeof ReadResourceRequestParamsSchema>;

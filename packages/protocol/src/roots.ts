@@ -20,7 +20,8 @@ export const ListRootsRequestSchema = z.looseObject({
   /** Optional params. */
   params: z
     .looseObject({
-      /** Reserved metadata. */ _meta: MetaObjectSchema.optional(),
+      /** Reserved metadata. */
+      _meta: MetaObjectSchema.optional(),
     })
     .optional(),
 });
@@ -29,8 +30,10 @@ export type ListRootsRequest = z.infer<typeof ListRootsRequestSchema>;
 
 /** The client's roots. An input response, so it has no `resultType`. */
 export const ListRootsResultSchema = z.looseObject({
-  /** The client's roots. */ roots: z.array(RootSchema),
-  /** Reserved metadata. */ _meta: MetaObjectSchema.optional(),
+  /** The client's roots. */
+  roots: z.array(RootSchema),
+  /** Reserved metadata. */
+  _meta: MetaObjectSchema.optional(),
 });
 /** A roots result. */
 export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;

@@ -35,9 +35,8 @@ export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
 
 /** A model name hint (substring match, client decides). */
 export const ModelHintSchema = z.looseObject({
-  /** A model name or family (e.g. `claude-3-5-sonnet`); the client matches it as a substring and may map it. */ name: z
-    .string()
-    .optional(),
+  /** A model name or family (e.g. `claude-3-5-sonnet`); the client matches it as a substring and may map it. */
+  name: z.string().optional(),
 });
 /** A model hint. */
 export type ModelHint = z.infer<typeof ModelHintSchema>;
@@ -60,9 +59,8 @@ export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 
 /** Which tools the model may call during sampling. */
 export const ToolChoiceSchema = z.looseObject({
-  /** `auto` (the model decides), `required` (it must call a tool) or `none` (no tool calls). */ mode: z
-    .enum(['auto', 'required', 'none'])
-    .optional(),
+  /** `auto` (the model decides), `required` (it must call a tool) or `none` (no tool calls). */
+  mode: z.enum(['auto', 'required', 'none']).optional(),
 });
 /** A tool choice. */
 export type ToolChoice = z.infer<typeof ToolChoiceSchema>;

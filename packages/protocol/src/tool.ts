@@ -30,13 +30,16 @@ export const ToolSchema = z.looseObject({
   description: z.string().optional(),
   /** JSON Schema of the tool's `arguments`: an object schema. */
   inputSchema: z.looseObject({
-    /** The JSON Schema dialect. */ $schema: z.string().optional(),
-    /** Always `object`. */ type: z.literal('object'),
+    /** The JSON Schema dialect. */
+    $schema: z.string().optional(),
+    /** Always `object`. */
+    type: z.literal('object'),
   }),
   /** JSON Schema of the tool's `structuredContent`, when it returns any. */
   outputSchema: z
     .looseObject({
-      /** The JSON Schema dialect. */ $schema: z.string().optional(),
+      /** The JSON Schema dialect. */
+      $schema: z.string().optional(),
     })
     .optional(),
   /** Hints about the tool's behaviour; untrusted unless the server is. */

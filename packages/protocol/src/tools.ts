@@ -28,7 +28,8 @@ export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
 /** Response to `tools/list`. */
 export const ListToolsResultResponseSchema = JSONRPCResultResponseSchema.extend({
-  /** The tool list. */ result: ListToolsResultSchema,
+  /** The tool list. */
+  result: ListToolsResultSchema,
 });
 /** Response to `tools/list`. */
 export type ListToolsResultResponse = z.infer<typeof ListToolsResultResponseSchema>;
