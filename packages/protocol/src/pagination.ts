@@ -32,9 +32,12 @@ export type CacheScope = z.infer<typeof CacheScopeSchema>;
  * complete results of cacheable methods; unrelated to a task's `ttlMs`.
  */
 export const CacheableResultSchema = ResultSchema.extend({
-  /** How long the result stays fresh, in ms (an integer >= 0). */
+  /** How long the result stays fresh from its receipt, in ms (an integer >= 0; 0 is stale at once). */
   ttlMs: z.int().min(0),
-  /** Who may reuse the cached result: `private` (only this principal) or `public` (anyone). */
+  /**
+   * Who may cache it: `public`, any client or shared cache, for any user; `private`, only the requesting user's
+   * client (a shared cache must not serve it to another user).
+   */
   cacheScope: CacheScopeSchema,
 });
 /** A result with caching hints. */

@@ -16,9 +16,9 @@ import type { RegisteredTool } from './toolRegistry.js';
 
 /** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
 export interface CacheHint {
-  /** How long the result may be reused, in ms. */
+  /** How long the result stays fresh from its receipt, in ms (0: stale at once). */
   readonly ttlMs: number;
-  /** `public`: any client may reuse it; `private`: only the principal that asked. */
+  /** `public`: any client or shared cache may serve it to any user; `private`: only the requesting user's client. */
   readonly cacheScope: 'public' | 'private';
 }
 
