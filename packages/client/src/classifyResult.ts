@@ -17,9 +17,24 @@ const TASK_METHODS: ReadonlySet<string> = new Set(['tools/call']);
 
 /** A result sorted by its `resultType`. */
 export type ClassifiedResult =
-  | { readonly kind: 'complete'; readonly result: RawResult }
-  | { readonly kind: 'input_required'; readonly result: InputRequiredResult }
-  | { readonly kind: 'task'; readonly task: CreateTaskResult };
+  | {
+      /** The final result (`resultType` `complete` or absent). */
+      readonly kind: 'complete';
+      /** The result as received. */
+      readonly result: RawResult;
+    }
+  | {
+      /** The server asks for input before it answers (MRTR). */
+      readonly kind: 'input_required';
+      /** The result carrying `inputRequests` and `requestState`. */
+      readonly result: InputRequiredResult;
+    }
+  | {
+      /** The server created a task to answer later. */
+      readonly kind: 'task';
+      /** The created task. */
+      readonly task: CreateTaskResult;
+    };
 
 /**
  * Sorts `result` (the answer to `method`). A missing `resultType` means `complete`. `input_required` is

@@ -26,8 +26,22 @@ import { eraOfProbe, isSessionLost, pinnedLegacyVersion, type VersionNegotiation
  * server's `initialize` result.
  */
 export type ServerConnection =
-  | { readonly era: 'modern'; readonly protocolVersion: string; readonly discover?: DiscoverResult | undefined }
-  | { readonly era: 'legacy'; readonly protocolVersion: LegacyProtocolVersion; readonly initialize: InitializeResult };
+  | {
+      /** MCP 2026-07-28. */
+      readonly era: 'modern';
+      /** The version the client speaks with this server. */
+      readonly protocolVersion: string;
+      /** The server's `server/discover` result; absent when the version was pinned. */
+      readonly discover?: DiscoverResult | undefined;
+    }
+  | {
+      /** A 2025-era session. */
+      readonly era: 'legacy';
+      /** The version agreed in `initialize`. */
+      readonly protocolVersion: LegacyProtocolVersion;
+      /** The server's `initialize` result. */
+      readonly initialize: InitializeResult;
+    };
 
 type Connected =
   | { readonly era: 'modern'; readonly discover?: DiscoverResult }

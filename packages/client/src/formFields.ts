@@ -19,21 +19,27 @@ export type FieldKind = FieldType | 'enum' | 'multi' | 'list' | 'json';
 
 /** One allowed value of an `enum` or `multi` field, with the title to show for it. */
 export interface FieldChoice {
+  /** The value to put in the answer. */
   readonly value: string | number;
+  /** The label to show for it (its `title` or `enumNames` entry in the schema, else the value itself). */
   readonly title: string;
 }
 
 /** One property of the schema, as a form asks for it. */
 export interface FormField {
+  /** The property's name, the key in the answer's `content`. */
   readonly name: string;
   /** The property's `title`, else its name. */
   readonly label: string;
+  /** The property's `description`, if any. */
   readonly description: string | undefined;
+  /** How to ask for it; see {@link FieldKind}. */
   readonly kind: FieldKind;
   /** The type of a `list`'s items; undefined for other kinds. */
   readonly itemType: FieldType | undefined;
   /** The allowed values of an `enum` or `multi` field, in schema order; empty for other kinds. */
   readonly choices: readonly FieldChoice[];
+  /** Whether the schema lists the property in `required`. */
   readonly required: boolean;
   /** The property's `default`, as the schema gives it. */
   readonly default: JsonValue | undefined;
@@ -43,8 +49,18 @@ export interface FormField {
 
 /** An answer that fits its field (`value`, typed as the schema asks), or why it does not (`reason`, one phrase). */
 export type FieldCheck =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      /** The answer fits. */
+      readonly ok: true;
+      /** The answer converted to the type the schema asks for. */
+      readonly value: JsonValue;
+    }
+  | {
+      /** The answer does not fit. */
+      readonly ok: false;
+      /** Why, in one phrase to show next to the field. */
+      readonly reason: string;
+    };
 
 type Schema = Readonly<Record<string, unknown>>;
 

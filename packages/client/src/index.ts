@@ -1,3 +1,11 @@
+/**
+ * @mcp-tasks/client: the runtime-neutral MCP 2026-07-28 client with the Tasks extension. `McpClient.callTool`
+ * returns the final result whether the server answers directly, asks for input or creates a task; the client also
+ * speaks the 2025-era protocols to servers that predate 2026-07-28. Bring a `ClientTransport` (HTTP, WebSocket, stdio).
+ *
+ * @module @mcp-tasks/client
+ */
+
 export type { ClassifiedResult } from './classifyResult.js';
 export { classifyResult } from './classifyResult.js';
 export { buildClientCapabilities } from './clientCapabilities.js';

@@ -87,8 +87,11 @@ export type RootsHandler = (
 
 /** The application's input handlers. Each registered one is declared as a client capability on every request. */
 export interface InputHandlers {
+  /** Answers `elicitation/create` requests (form and URL mode); declares the elicitation capability. */
   readonly elicitation?: ElicitationHandler | undefined;
+  /** Answers `sampling/createMessage` requests; declares the sampling capability. */
   readonly sampling?: SamplingHandler | undefined;
+  /** Answers `roots/list` requests; declares the roots capability. */
   readonly roots?: RootsHandler | undefined;
 }
 

@@ -94,6 +94,10 @@ export class McpClient {
   readonly #progressRoutes = new Map<string, (notification: TransportNotification) => void>();
   #nextProgressToken = 1;
 
+  /**
+   * Creates the client; nothing is sent until the first call (or {@link McpClient.connect}), which chooses the protocol
+   * era. The client owns `options.transport` from here on.
+   */
   constructor(options: McpClientOptions) {
     const tasks = options.tasks ?? true;
     const taskOptions = typeof tasks === 'object' ? tasks : {};

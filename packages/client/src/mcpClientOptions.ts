@@ -94,7 +94,13 @@ export interface CallToolOptions extends ProgressCallOptions {
    * `execution.taskSupport` is `optional` (`true`, or `{ ttlMs }` to request a retention). Tools that require a
    * task always get one. Ignored on 2026-07-28, where the server decides.
    */
-  readonly task?: boolean | { readonly ttlMs?: number | undefined } | undefined;
+  readonly task?:
+    | boolean
+    | {
+        /** The retention to request for the task, in ms. */
+        readonly ttlMs?: number | undefined;
+      }
+    | undefined;
 }
 
 /** Options of {@link McpClient.callToolRaw}: one request, nothing driven. */
@@ -107,12 +113,33 @@ export interface RawCallOptions extends ProgressCallOptions {
 
 /** What one `tools/call` request produced. */
 export type RawCallToolResult =
-  | { readonly kind: 'complete'; readonly result: CallToolResult }
-  | { readonly kind: 'input_required'; readonly result: InputRequiredResult }
-  | { readonly kind: 'task'; readonly task: CreateTaskResult };
+  | {
+      /** The tool's final result. */
+      readonly kind: 'complete';
+      /** The `CallToolResult`. */
+      readonly result: CallToolResult;
+    }
+  | {
+      /** The server asks for input first: answer it and send the request again. */
+      readonly kind: 'input_required';
+      /** The result carrying `inputRequests` and `requestState`. */
+      readonly result: InputRequiredResult;
+    }
+  | {
+      /** The server created a task. */
+      readonly kind: 'task';
+      /** The created task, to drive with `resumeTask` or the task methods. */
+      readonly task: CreateTaskResult;
+    };
 
 /**
  * What {@link McpClient.startTool} produced once the MRTR rounds are over: the tool's `CallToolResult`, or the
  * `CreateTaskResult` of a task nobody is driving yet.
  */
-export type StartToolResult = Exclude<RawCallToolResult, { readonly kind: 'input_required' }>;
+export type StartToolResult = Exclude<
+  RawCallToolResult,
+  {
+    /** Excluded: `startTool` answers input rounds itself. */
+    readonly kind: 'input_required';
+  }
+>;

@@ -5,8 +5,11 @@ import { ProgressNotificationSchema, type ProgressToken, type TransportNotificat
 
 /** One progress update as the server reported it (`progress` should increase; `total` may be unknown). */
 export interface Progress {
+  /** Progress so far; increases with every update. */
   readonly progress: number;
+  /** The total the progress counts towards, when the server knows it. */
   readonly total?: number;
+  /** A human-readable note on the progress, if the server sent one. */
   readonly message?: string;
 }
 

@@ -52,13 +52,19 @@ export type TaskStatusListener = (task: Task | DetailedTask) => void;
 
 /** Options of {@link driveTask}. */
 export interface DriveTaskOptions<R> {
+  /** The task methods to drive the task with. */
   readonly operations: TaskOperations;
+  /** The application's input handlers, which answer the task's input requests. */
   readonly handlers: InputHandlers;
+  /** Polling intervals and give-up thresholds, defaults applied. */
   readonly polling: ResolvedPollingOptions;
+  /** The clock for waits and TTL checks. */
   readonly clock: Clock;
   /** Validates a `completed` task's `result` as the original method's result (e.g. `CallToolResult`). */
   readonly parseResult: (result: unknown) => R;
+  /** Aborting it stops driving the task and sends `tasks/cancel`. */
   readonly signal?: AbortSignal | undefined;
+  /** Sees every observed task state, the seed first. */
   readonly onStatus?: TaskStatusListener | undefined;
   /** Removed from when the client stops driving the task for good (see `TaskJournal`). */
   readonly journal?: TaskJournal | undefined;

@@ -26,7 +26,9 @@ export interface TaskJournalEntry {
  * no-op.
  */
 export interface TaskJournal {
+  /** Records a pending task; an entry for the same `taskId` is replaced. */
   add(entry: TaskJournalEntry): void | Promise<void>;
+  /** Forgets a task the client stopped driving for good; an unknown id is a no-op. */
   remove(taskId: string): void | Promise<void>;
   /** The pending entries, oldest first. */
   list(): readonly TaskJournalEntry[] | Promise<readonly TaskJournalEntry[]>;

@@ -21,10 +21,13 @@ export type OpenListenStream = (
 
 /** Options of {@link listeningObserver}. */
 export interface ListeningObserverOptions {
+  /** The task to follow. */
   readonly taskId: string;
+  /** Opens the task's listen stream (`subscriptions/listen` for this task). */
   readonly open: OpenListenStream;
   /** One `tasks/get`. */
   readonly poll: (signal: AbortSignal) => Promise<DetailedTask>;
+  /** The clock for waits and the TTL check. */
   readonly clock: Clock;
   /** While the stream is live, a safety poll still runs after this long without a notification. */
   readonly safetyPollMs: number;

@@ -23,23 +23,48 @@ export interface PollingOptions {
 
 /** The fields of a task state the tracker looks at (a structural subset of `DetailedTask`). */
 export interface TrackedTaskState {
+  /** The task's status as observed. */
   readonly status: string;
+  /** When the task was created (ISO 8601). */
   readonly createdAt: string;
+  /** The task's lifetime from creation in ms; `null` for unlimited. */
   readonly ttlMs: number | null;
+  /** The server's suggested polling interval in ms, if any. */
   readonly pollIntervalMs?: number | undefined;
+  /** Outstanding input requests by key, present while the task is `input_required`. */
   readonly inputRequests?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What to do after observing a task state. */
 export type TrackerDecision =
   /** The task is terminal: map it to the outcome. */
-  | { readonly action: 'finish' }
+  | {
+      /** Map the terminal task to the outcome. */
+      readonly action: 'finish';
+    }
   /** Answer these not-yet-answered keys in one `tasks/update`, then observe again after `delayMs`. */
-  | { readonly action: 'answer'; readonly keys: readonly string[]; readonly delayMs: number }
+  | {
+      /** Answer, then observe again. */
+      readonly action: 'answer';
+      /** The input keys not answered yet, in the task's order. */
+      readonly keys: readonly string[];
+      /** When to observe again, in ms. */
+      readonly delayMs: number;
+    }
   /** Observe again after `delayMs`. */
-  | { readonly action: 'poll'; readonly delayMs: number }
+  | {
+      /** Observe again. */
+      readonly action: 'poll';
+      /** When, in ms. */
+      readonly delayMs: number;
+    }
   /** Stop driving the task: it is stuck in `input_required`, or past its TTL backstop. */
-  | { readonly action: 'give_up'; readonly reason: 'stuck' | 'expired' };
+  | {
+      /** Stop driving the task. */
+      readonly action: 'give_up';
+      /** `stuck` in `input_required` with everything answered, or `expired` past its TTL. */
+      readonly reason: 'stuck' | 'expired';
+    };
 
 /** The statuses after which a task never changes. */
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -79,6 +104,7 @@ export class TaskTracker {
   readonly #answered = new Set<string>();
   #idleInputPolls = 0;
 
+  /** Creates a tracker for one task, with nothing answered yet. */
   constructor(options: ResolvedPollingOptions) {
     this.#options = options;
   }

@@ -19,7 +19,12 @@ export type PinnableProtocolVersion = '2026-07-28' | (typeof LEGACY_PROTOCOL_VER
  * - `{ pin }`: no probe; speak exactly this version (a 2025-era pin runs `initialize` offering it and refuses any
  *   other answer).
  */
-export type VersionNegotiation = 'auto' | { readonly pin: PinnableProtocolVersion };
+export type VersionNegotiation =
+  | 'auto'
+  | {
+      /** The protocol version to speak, without probing. */
+      readonly pin: PinnableProtocolVersion;
+    };
 
 /** The two protocol eras: `modern` is 2026-07-28, `legacy` the stateful 2025 protocol. */
 export type ProtocolEra = 'modern' | 'legacy';

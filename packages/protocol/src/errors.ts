@@ -7,10 +7,15 @@ import { type Error as ErrorObject, ErrorSchema, JSONRPCErrorResponseSchema } fr
  * An `as const` object rather than an enum so it erases cleanly.
  */
 export const ErrorCode = {
+  /** Invalid JSON was received. */
   ParseError: -32700,
+  /** The JSON is not a valid request object. */
   InvalidRequest: -32600,
+  /** The method does not exist or is not available. */
   MethodNotFound: -32601,
+  /** Invalid method parameters (also: an unknown task or resource). */
   InvalidParams: -32602,
+  /** Internal error of the receiver. */
   InternalError: -32603,
   /** An HTTP routing header disagrees with the JSON-RPC body. */
   HeaderMismatch: -32020,
@@ -30,6 +35,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** `data` of a -32021 error: the capabilities the request needs (e.g. `{ extensions: { [id]: {} } }`). */
 export const MissingRequiredClientCapabilityDataSchema = z.looseObject({
+  /** The capabilities the request needs and the client did not declare. */
   requiredCapabilities: ClientCapabilitiesSchema,
 });
 /** `data` of a -32021 error. */
@@ -37,7 +43,9 @@ export type MissingRequiredClientCapabilityData = z.infer<typeof MissingRequired
 
 /** `data` of a -32022 error: the versions the server supports and the one the client asked for. */
 export const UnsupportedProtocolVersionDataSchema = z.looseObject({
+  /** The protocol versions the server supports. */
   supported: z.array(z.string()),
+  /** The version the client asked for. */
   requested: z.string(),
 });
 /** `data` of a -32022 error. */
@@ -45,21 +53,37 @@ export type UnsupportedProtocolVersionData = z.infer<typeof UnsupportedProtocolV
 
 /** Error response -32020: an HTTP routing header disagrees with the body. */
 export const HeaderMismatchErrorSchema = JSONRPCErrorResponseSchema.extend({
-  error: ErrorSchema.extend({ code: z.literal(-32020) }),
+  /** The error object. */
+  error: ErrorSchema.extend({
+    /** Always -32020. */
+    code: z.literal(-32020),
+  }),
 });
 /** Error response -32020. */
 export type HeaderMismatchError = z.infer<typeof HeaderMismatchErrorSchema>;
 
 /** Error response -32021, with the required `data.requiredCapabilities`. */
 export const MissingRequiredClientCapabilityErrorSchema = JSONRPCErrorResponseSchema.extend({
-  error: ErrorSchema.extend({ code: z.literal(-32021), data: MissingRequiredClientCapabilityDataSchema }),
+  /** The error object. */
+  error: ErrorSchema.extend({
+    /** Always -32021. */
+    code: z.literal(-32021),
+    /** The capabilities the request needs. */
+    data: MissingRequiredClientCapabilityDataSchema,
+  }),
 });
 /** Error response -32021. */
 export type MissingRequiredClientCapabilityError = z.infer<typeof MissingRequiredClientCapabilityErrorSchema>;
 
 /** Error response -32022, with the required `data.supported` and `data.requested`. */
 export const UnsupportedProtocolVersionErrorSchema = JSONRPCErrorResponseSchema.extend({
-  error: ErrorSchema.extend({ code: z.literal(-32022), data: UnsupportedProtocolVersionDataSchema }),
+  /** The error object. */
+  error: ErrorSchema.extend({
+    /** Always -32022. */
+    code: z.literal(-32022),
+    /** The supported versions and the requested one. */
+    data: UnsupportedProtocolVersionDataSchema,
+  }),
 });
 /** Error response -32022. */
 export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocolVersionErrorSchema>;
@@ -70,12 +94,14 @@ export type UnsupportedProtocolVersionError = z.infer<typeof UnsupportedProtocol
  * Local failures that never reach the wire use `TransportError` instead.
  */
 export class ProtocolError<TData = unknown> extends Error {
+  /** Always `'ProtocolError'`. */
   override readonly name = 'ProtocolError';
   /** The JSON-RPC error code (see {@link ErrorCode}); any integer is allowed. */
   readonly code: number;
   /** The error's `data` member; undefined when absent. */
   readonly data: TData;
 
+  /** Creates the error; `options.cause` is kept as the standard `cause` (never serialized). */
   constructor(code: number, message: string, data?: TData, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

@@ -1,6 +1,8 @@
 /**
  * @mcp-tasks/protocol: zod 4 schemas and inferred types for MCP 2026-07-28 and the Tasks extension
  * (io.modelcontextprotocol/tasks), plus error codes, `_meta` keys and the transport seam. Runtime-neutral.
+ *
+ * @module @mcp-tasks/protocol
  */
 
 export type { ClientCapabilities, ServerCapabilities } from './capabilities.js';

@@ -13,9 +13,13 @@ const ParamsSchema = z.record(z.string(), z.unknown());
 
 /** A JSON-RPC 2.0 request: has an `id` and expects exactly one response. Extra keys pass through. */
 export const JSONRPCRequestSchema = z.looseObject({
+  /** Always `2.0`. */
   jsonrpc: z.literal(JSONRPC_VERSION),
+  /** The request id, echoed by the response. */
   id: RequestIdSchema,
+  /** The method to invoke. */
   method: z.string(),
+  /** The method's parameters. */
   params: ParamsSchema.optional(),
 });
 /** A JSON-RPC 2.0 request. */
@@ -23,9 +27,13 @@ export type JSONRPCRequest = z.infer<typeof JSONRPCRequestSchema>;
 
 /** A JSON-RPC 2.0 notification: no `id`, no response. A message carrying `id` is a request, never a notification. */
 export const JSONRPCNotificationSchema = z.looseObject({
+  /** Always `2.0`. */
   jsonrpc: z.literal(JSONRPC_VERSION),
+  /** The notification's method. */
   method: z.string(),
+  /** The notification's parameters. */
   params: ParamsSchema.optional(),
+  /** Never present: a notification has no id and gets no response. */
   id: z.never().optional(),
 });
 /** A JSON-RPC 2.0 notification. */
@@ -33,8 +41,11 @@ export type JSONRPCNotification = z.infer<typeof JSONRPCNotificationSchema>;
 
 /** The JSON-RPC error object: integer `code`, human-readable `message`, optional `data`. */
 export const ErrorSchema = z.looseObject({
+  /** The error code (see `ErrorCode`). */
   code: z.int(),
+  /** A short description of the error. */
   message: z.string(),
+  /** Additional information, defined by the code. */
   data: z.unknown().optional(),
 });
 /** The JSON-RPC error object. */
@@ -45,9 +56,13 @@ export type Error = z.infer<typeof ErrorSchema>;
  * `*ResultResponseSchema`). JSON-RPC forbids `error` next to `result`, so that is rejected.
  */
 export const JSONRPCResultResponseSchema = z.looseObject({
+  /** Always `2.0`. */
   jsonrpc: z.literal(JSONRPC_VERSION),
+  /** The id of the request answered. */
   id: RequestIdSchema,
+  /** The method's result. */
   result: z.record(z.string(), z.unknown()),
+  /** Never present on a result response. */
   error: z.never().optional(),
 });
 /** A successful JSON-RPC response. */
@@ -58,9 +73,13 @@ export type JSONRPCResultResponse = z.infer<typeof JSONRPCResultResponseSchema>;
  * 2.0 peers send in that case) is accepted on input, but builders here never produce it.
  */
 export const JSONRPCErrorResponseSchema = z.looseObject({
+  /** Always `2.0`. */
   jsonrpc: z.literal(JSONRPC_VERSION),
+  /** The id of the request answered; absent (or null) when the request could not be read. */
   id: RequestIdSchema.nullable().optional(),
+  /** The error. */
   error: ErrorSchema,
+  /** Never present on an error response. */
   result: z.never().optional(),
 });
 /** A JSON-RPC error response. */
@@ -88,7 +107,14 @@ export type JSONRPCMessage = z.infer<typeof JSONRPCMessageSchema>;
 export function jsonRpcResult<R extends { readonly [key: string]: unknown }>(
   id: RequestId,
   result: R,
-): { readonly jsonrpc: '2.0'; readonly id: RequestId; readonly result: R } {
+): {
+  /** Always `2.0`. */
+  readonly jsonrpc: '2.0';
+  /** The id of the request answered. */
+  readonly id: RequestId;
+  /** The result, as given. */
+  readonly result: R;
+} {
   return { jsonrpc: JSONRPC_VERSION, id, result };
 }
 
@@ -100,7 +126,14 @@ export function jsonRpcResult<R extends { readonly [key: string]: unknown }>(
 export function jsonRpcError(
   id: RequestId | null | undefined,
   error: Error | { toJSON(): Error },
-): { readonly jsonrpc: '2.0'; readonly id?: RequestId; readonly error: Error } {
+): {
+  /** Always `2.0`. */
+  readonly jsonrpc: '2.0';
+  /** The id of the request answered; absent when it could not be read. */
+  readonly id?: RequestId;
+  /** The JSON-RPC error object. */
+  readonly error: Error;
+} {
   const given = 'toJSON' in error && typeof error.toJSON === 'function' ? error.toJSON() : (error as Error);
   const wire: Error =
     given.data === undefined && 'data' in given ? { code: given.code, message: given.message } : given;

@@ -27,18 +27,57 @@ export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task' as c
 
 /** Capabilities a 2025-era client declares in `initialize`. Open: unknown members are kept. */
 export const LegacyClientCapabilitiesSchema = z.looseObject({
+  /** Non-standard, experimental capabilities by name. */
   experimental: z.record(z.string(), z.looseObject({})).optional(),
-  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: z.looseObject({ context: z.looseObject({}).optional(), tools: z.looseObject({}).optional() }).optional(),
-  elicitation: z.looseObject({ form: z.looseObject({}).optional(), url: z.looseObject({}).optional() }).optional(),
+  /** Present when the client can answer `roots/list`. */
+  roots: z
+    .looseObject({
+      /** Whether the client sends `notifications/roots/list_changed`. */
+      listChanged: z.boolean().optional(),
+    })
+    .optional(),
+  /** Present when the client can answer `sampling/createMessage`. */
+  sampling: z
+    .looseObject({
+      /** Present when the client honours `includeContext` other than `none`. */
+      context: z.looseObject({}).optional(),
+      /** Present when the client supports tools in sampling requests. */
+      tools: z.looseObject({}).optional(),
+    })
+    .optional(),
+  /** Present when the client can answer `elicitation/create`. */
+  elicitation: z
+    .looseObject({
+      /** Present when the client supports form mode. */
+      form: z.looseObject({}).optional(),
+      /** Present when the client supports URL mode. */
+      url: z.looseObject({}).optional(),
+    })
+    .optional(),
+  /** The client's support for 2025-11-25 tasks. */
   tasks: z
     .looseObject({
+      /** Present when the client answers `tasks/list` for tasks it runs. */
       list: z.looseObject({}).optional(),
+      /** Present when the client answers `tasks/cancel` for tasks it runs. */
       cancel: z.looseObject({}).optional(),
+      /** The server requests the client can run as tasks. */
       requests: z
         .looseObject({
-          elicitation: z.looseObject({ create: z.looseObject({}).optional() }).optional(),
-          sampling: z.looseObject({ createMessage: z.looseObject({}).optional() }).optional(),
+          /** Elicitation requests. */
+          elicitation: z
+            .looseObject({
+              /** Present when `elicitation/create` may be task-augmented. */
+              create: z.looseObject({}).optional(),
+            })
+            .optional(),
+          /** Sampling requests. */
+          sampling: z
+            .looseObject({
+              /** Present when `sampling/createMessage` may be task-augmented. */
+              createMessage: z.looseObject({}).optional(),
+            })
+            .optional(),
         })
         .optional(),
     })
@@ -49,17 +88,54 @@ export type LegacyClientCapabilities = z.infer<typeof LegacyClientCapabilitiesSc
 
 /** Capabilities a 2025-era server answers in `initialize`. Open: unknown members are kept. */
 export const LegacyServerCapabilitiesSchema = z.looseObject({
+  /** Non-standard, experimental capabilities by name. */
   experimental: z.record(z.string(), z.looseObject({})).optional(),
+  /** Present when the server sends log messages. */
   logging: z.looseObject({}).optional(),
+  /** Present when the server answers `completion/complete`. */
   completions: z.looseObject({}).optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z.looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  /** Present when the server offers prompts. */
+  prompts: z
+    .looseObject({
+      /** Whether the server sends `notifications/prompts/list_changed`. */
+      listChanged: z.boolean().optional(),
+    })
+    .optional(),
+  /** Present when the server offers resources. */
+  resources: z
+    .looseObject({
+      /** Whether clients can subscribe to single resources (`resources/subscribe`). */
+      subscribe: z.boolean().optional(),
+      /** Whether the server sends `notifications/resources/list_changed`. */
+      listChanged: z.boolean().optional(),
+    })
+    .optional(),
+  /** Present when the server offers tools. */
+  tools: z
+    .looseObject({
+      /** Whether the server sends `notifications/tools/list_changed`. */
+      listChanged: z.boolean().optional(),
+    })
+    .optional(),
+  /** The server's support for 2025-11-25 tasks. */
   tasks: z
     .looseObject({
+      /** Present when the server answers `tasks/list`. */
       list: z.looseObject({}).optional(),
+      /** Present when the server answers `tasks/cancel`. */
       cancel: z.looseObject({}).optional(),
-      requests: z.looseObject({ tools: z.looseObject({ call: z.looseObject({}).optional() }).optional() }).optional(),
+      /** The client requests the server can run as tasks. */
+      requests: z
+        .looseObject({
+          /** Tool requests. */
+          tools: z
+            .looseObject({
+              /** Present when `tools/call` may be task-augmented. */
+              call: z.looseObject({}).optional(),
+            })
+            .optional(),
+        })
+        .optional(),
     })
     .optional(),
 });
@@ -68,8 +144,11 @@ export type LegacyServerCapabilities = z.infer<typeof LegacyServerCapabilitiesSc
 
 /** `initialize` params: the version the client wants (it may speak older ones too), its capabilities and identity. */
 export const InitializeRequestParamsSchema = z.looseObject({
+  /** The newest version the client speaks. */
   protocolVersion: z.string(),
+  /** What the client supports. */
   capabilities: LegacyClientCapabilitiesSchema,
+  /** The client's name and version. */
   clientInfo: ImplementationSchema,
 });
 /** `initialize` params. */
@@ -77,16 +156,23 @@ export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSche
 
 /** The `initialize` result: the version the server chose, its capabilities and identity. */
 export const InitializeResultSchema = z.looseObject({
+  /** The version the server chose; the session speaks it. */
   protocolVersion: z.string(),
+  /** What the server supports. */
   capabilities: LegacyServerCapabilitiesSchema,
+  /** The server's name and version. */
   serverInfo: ImplementationSchema,
+  /** How to use the server, for the client to pass on to the model. */
   instructions: z.string().optional(),
 });
 /** The `initialize` result. */
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 /** `params.task` on a task-augmented 2025-11-25 request: the retention the requestor asks for, in milliseconds. */
-export const LegacyTaskMetadataSchema = z.looseObject({ ttl: z.number().int().nonnegative().optional() });
+export const LegacyTaskMetadataSchema = z.looseObject({
+  /** The requested retention in ms. */
+  ttl: z.number().int().nonnegative().optional(),
+});
 /** `params.task` on a task-augmented request. */
 export type LegacyTaskMetadata = z.infer<typeof LegacyTaskMetadataSchema>;
 
@@ -95,25 +181,37 @@ export type LegacyTaskMetadata = z.infer<typeof LegacyTaskMetadataSchema>;
  * retention in milliseconds or null for unlimited, `pollInterval` a suggestion in milliseconds.
  */
 export const LegacyTaskSchema = z.looseObject({
+  /** The task's id. */
   taskId: z.string(),
+  /** The task's status. */
   status: TaskStatusSchema,
+  /** A human-readable note on the status. */
   statusMessage: z.string().optional(),
+  /** When the task was created (ISO 8601). */
   createdAt: z.string(),
+  /** When the task last changed (ISO 8601). */
   lastUpdatedAt: z.string(),
+  /** The actual retention from creation in ms; `null` for unlimited. */
   ttl: z.number().int().nonnegative().nullable(),
+  /** Suggested polling interval in ms. */
   pollInterval: z.number().int().nonnegative().optional(),
 });
 /** A 2025-11-25 task. */
 export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
 
 /** The answer to a task-augmented 2025-11-25 request: `{ task }`; the payload comes later from `tasks/result`. */
-export const LegacyCreateTaskResultSchema = z.looseObject({ task: LegacyTaskSchema });
+export const LegacyCreateTaskResultSchema = z.looseObject({
+  /** The created task. */
+  task: LegacyTaskSchema,
+});
 /** The answer to a task-augmented 2025-11-25 request. */
 export type LegacyCreateTaskResult = z.infer<typeof LegacyCreateTaskResultSchema>;
 
 /** The `tasks/list` result of 2025-11-25. */
 export const LegacyListTasksResultSchema = z.looseObject({
+  /** The tasks, one page. */
   tasks: z.array(LegacyTaskSchema),
+  /** Opaque cursor for the next page; absent on the last page. */
   nextCursor: z.string().optional(),
 });
 /** The `tasks/list` result of 2025-11-25. */

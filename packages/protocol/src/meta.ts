@@ -14,12 +14,19 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([LAT
  * and progress token; results carry server info; listen results and notifications carry the subscription id.
  */
 export const META = {
+  /** The protocol version the request is made under (required on every request). */
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  /** The client's capabilities (required on every request). */
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  /** The client's name and version. */
   clientInfo: 'io.modelcontextprotocol/clientInfo',
+  /** The lowest log level the client wants in `notifications/message` for this request. */
   logLevel: 'io.modelcontextprotocol/logLevel',
+  /** The server's name and version, on results. */
   serverInfo: 'io.modelcontextprotocol/serverInfo',
+  /** The id of the `subscriptions/listen` request a notification belongs to. */
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+  /** The token `notifications/progress` refer to this request by. */
   progressToken: 'progressToken',
 } as const;
 
@@ -47,32 +54,49 @@ export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
  * capabilities are required on each one. Other keys pass through.
  */
 export const RequestMetaObjectSchema = z.looseObject({
+  /** The protocol version the request is made under. */
   [META.protocolVersion]: z.string(),
+  /** The client's capabilities for this request. */
   [META.clientCapabilities]: ClientCapabilitiesSchema,
+  /** The client's name and version. */
   [META.clientInfo]: ImplementationSchema.optional(),
+  /** The lowest log level the client wants for this request. */
   [META.logLevel]: LoggingLevelSchema.optional(),
+  /** Set to receive `notifications/progress` for this request. */
   [META.progressToken]: ProgressTokenSchema.optional(),
 });
 /** The per-request `_meta`. */
 export type RequestMetaObject = z.infer<typeof RequestMetaObjectSchema>;
 
 /** The `_meta` of a result: optionally names the server. */
-export const ResultMetaObjectSchema = z.looseObject({ [META.serverInfo]: ImplementationSchema.optional() });
+export const ResultMetaObjectSchema = z.looseObject({
+  /** The server's name and version. */
+  [META.serverInfo]: ImplementationSchema.optional(),
+});
 /** The `_meta` of a result. */
 export type ResultMetaObject = z.infer<typeof ResultMetaObjectSchema>;
 
 /** The `_meta` of a notification: on a listen stream it names the subscription. */
-export const NotificationMetaObjectSchema = z.looseObject({ [META.subscriptionId]: RequestIdSchema.optional() });
+export const NotificationMetaObjectSchema = z.looseObject({
+  /** The id of the `subscriptions/listen` request the notification belongs to. */
+  [META.subscriptionId]: RequestIdSchema.optional(),
+});
 /** The `_meta` of a notification. */
 export type NotificationMetaObject = z.infer<typeof NotificationMetaObjectSchema>;
 
 /** Params every client request carries: at least the per-request `_meta`. */
-export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaObjectSchema });
+export const RequestParamsSchema = z.looseObject({
+  /** The per-request `_meta`: protocol version and client capabilities at least. */
+  _meta: RequestMetaObjectSchema,
+});
 /** Params every client request carries. */
 export type RequestParams = z.infer<typeof RequestParamsSchema>;
 
 /** Params of a notification: an optional `_meta`. */
-export const NotificationParamsSchema = z.looseObject({ _meta: NotificationMetaObjectSchema.optional() });
+export const NotificationParamsSchema = z.looseObject({
+  /** Reserved metadata; names the subscription on a listen stream. */
+  _meta: NotificationMetaObjectSchema.optional(),
+});
 /** Params of a notification. */
 export type NotificationParams = z.infer<typeof NotificationParamsSchema>;
 
@@ -86,7 +110,9 @@ export type ResultType = 'complete' | 'input_required' | 'task' | (string & {});
 
 /** Fields common to every result. Extra keys pass through. */
 export const ResultSchema = z.looseObject({
+  /** Reserved metadata; may name the server. */
   _meta: ResultMetaObjectSchema.optional(),
+  /** How to read the result: `complete`, `input_required` or (Tasks extension) `task`. */
   resultType: ResultTypeSchema,
 });
 /** Fields common to every result. */

@@ -33,8 +33,11 @@ export type InputResponses = z.infer<typeof InputResponsesSchema>;
  * request with `inputResponses` and echoes `requestState` verbatim (it is opaque to the client).
  */
 export const InputRequiredResultSchema = ResultSchema.extend({
+  /** Always `input_required`. */
   resultType: z.literal('input_required'),
+  /** The requests the client must fulfil before retrying, by key. */
   inputRequests: InputRequestsSchema.optional(),
+  /** Opaque state to echo back unchanged on the retry. */
   requestState: z.string().optional(),
 });
 /** An MRTR interim result. */
@@ -42,7 +45,9 @@ export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
 /** The MRTR fields a retried request adds to its params. */
 export const InputResponseRequestParamsSchema = RequestParamsSchema.extend({
+  /** Answers to the previous round's `inputRequests`, under the same keys. */
   inputResponses: InputResponsesSchema.optional(),
+  /** The previous round's `requestState`, echoed unchanged. */
   requestState: z.string().optional(),
 });
 /** Request params with MRTR fields. */

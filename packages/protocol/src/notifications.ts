@@ -9,8 +9,11 @@ import {
 
 /** Params of `notifications/cancelled`. */
 export const CancelledNotificationParamsSchema = z.looseObject({
+  /** The id of the request to cancel. */
   requestId: RequestIdSchema,
+  /** Why, for logs. */
   reason: z.string().optional(),
+  /** Reserved metadata. */
   _meta: NotificationMetaObjectSchema.optional(),
 });
 /** Params of `notifications/cancelled`. */
@@ -18,7 +21,9 @@ export type CancelledNotificationParams = z.infer<typeof CancelledNotificationPa
 
 /** `notifications/cancelled`: the client abandons an in-flight request. Never used to cancel a task. */
 export const CancelledNotificationSchema = JSONRPCNotificationSchema.extend({
+  /** Always `notifications/cancelled`. */
   method: z.literal('notifications/cancelled'),
+  /** Which request and why. */
   params: CancelledNotificationParamsSchema,
 });
 /** `notifications/cancelled`. */
@@ -26,10 +31,15 @@ export type CancelledNotification = z.infer<typeof CancelledNotificationSchema>;
 
 /** Params of `notifications/progress`. `progress` should increase; `total` may be unknown. */
 export const ProgressNotificationParamsSchema = z.looseObject({
+  /** The token of the request this progress is for. */
   progressToken: ProgressTokenSchema,
+  /** Progress so far; increases with every notification. */
   progress: z.number(),
+  /** The total the progress counts towards, when known. */
   total: z.number().optional(),
+  /** A human-readable note on the progress. */
   message: z.string().optional(),
+  /** Reserved metadata. */
   _meta: NotificationMetaObjectSchema.optional(),
 });
 /** Params of `notifications/progress`. */
@@ -37,7 +47,9 @@ export type ProgressNotificationParams = z.infer<typeof ProgressNotificationPara
 
 /** `notifications/progress`, on the stream of the request that carried the `progressToken`. */
 export const ProgressNotificationSchema = JSONRPCNotificationSchema.extend({
+  /** Always `notifications/progress`. */
   method: z.literal('notifications/progress'),
+  /** The progress update. */
   params: ProgressNotificationParamsSchema,
 });
 /** `notifications/progress`. */
@@ -45,9 +57,13 @@ export type ProgressNotification = z.infer<typeof ProgressNotificationSchema>;
 
 /** Params of `notifications/message`. */
 export const LoggingMessageNotificationParamsSchema = z.looseObject({
+  /** The message's severity. */
   level: LoggingLevelSchema,
+  /** The name of the logger that issued it. */
   logger: z.string().optional(),
+  /** The message: any JSON value. */
   data: z.unknown(),
+  /** Reserved metadata. */
   _meta: NotificationMetaObjectSchema.optional(),
 });
 /** Params of `notifications/message`. */
@@ -55,7 +71,9 @@ export type LoggingMessageNotificationParams = z.infer<typeof LoggingMessageNoti
 
 /** `notifications/message`: a log line at or above the request's `logLevel`. */
 export const LoggingMessageNotificationSchema = JSONRPCNotificationSchema.extend({
+  /** Always `notifications/message`. */
   method: z.literal('notifications/message'),
+  /** The log message. */
   params: LoggingMessageNotificationParamsSchema,
 });
 /** `notifications/message`. */
@@ -63,7 +81,9 @@ export type LoggingMessageNotification = z.infer<typeof LoggingMessageNotificati
 
 /** `notifications/tools/list_changed` (on a listen stream). */
 export const ToolListChangedNotificationSchema = JSONRPCNotificationSchema.extend({
+  /** Always `notifications/tools/list_changed`. */
   method: z.literal('notifications/tools/list_changed'),
+  /** Optional params: only `_meta`. */
   params: NotificationParamsSchema.optional(),
 });
 /** `notifications/tools/list_changed`. */

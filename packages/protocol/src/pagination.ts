@@ -7,12 +7,18 @@ export const CursorSchema = z.string();
 export type Cursor = z.infer<typeof CursorSchema>;
 
 /** Params of a list request: the per-request `_meta` and an optional cursor. */
-export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({ cursor: CursorSchema.optional() });
+export const PaginatedRequestParamsSchema = RequestParamsSchema.extend({
+  /** The `nextCursor` of the previous page; absent for the first page. */
+  cursor: CursorSchema.optional(),
+});
 /** Params of a list request. */
 export type PaginatedRequestParams = z.infer<typeof PaginatedRequestParamsSchema>;
 
 /** A page of a list result. */
-export const PaginatedResultSchema = ResultSchema.extend({ nextCursor: CursorSchema.optional() });
+export const PaginatedResultSchema = ResultSchema.extend({
+  /** Opaque cursor for the next page; absent on the last page. */
+  nextCursor: CursorSchema.optional(),
+});
 /** A page of a list result. */
 export type PaginatedResult = z.infer<typeof PaginatedResultSchema>;
 
@@ -26,7 +32,12 @@ export type CacheScope = z.infer<typeof CacheScopeSchema>;
  * complete results of cacheable methods; unrelated to a task's `ttlMs`.
  */
 export const CacheableResultSchema = ResultSchema.extend({
+  /** How long the result stays fresh from its receipt, in ms (an integer >= 0; 0 is stale at once). */
   ttlMs: z.int().min(0),
+  /**
+   * Who may cache it: `public`, any client or shared cache, for any user; `private`, only the requesting user's
+   * client (a shared cache must not serve it to another user).
+   */
   cacheScope: CacheScopeSchema,
 });
 /** A result with caching hints. */

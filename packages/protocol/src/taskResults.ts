@@ -17,8 +17,11 @@ import type {
  * carries them, so a store may keep them set (or `undefined`) in any status.
  */
 export interface TaskState {
+  /** The task's id. */
   readonly taskId: string;
+  /** The task's status. */
   readonly status: TaskStatus;
+  /** A human-readable note on the status. */
   readonly statusMessage?: string | undefined;
   /** ISO 8601. */
   readonly createdAt: string;
@@ -26,6 +29,7 @@ export interface TaskState {
   readonly lastUpdatedAt: string;
   /** Lifetime from creation in ms; `null` means unlimited. */
   readonly ttlMs: number | null;
+  /** Suggested polling interval in ms. */
   readonly pollIntervalMs?: number | undefined;
   /** Every outstanding input request by key; read when `status` is `input_required`. */
   readonly inputRequests?: { readonly [key: string]: InputRequest } | undefined;

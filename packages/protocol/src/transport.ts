@@ -15,16 +15,23 @@ export type TransportRequestId = string | number;
 
 /** A JSON-RPC 2.0 request as it travels. */
 export interface TransportRequest {
+  /** Always `2.0`. */
   readonly jsonrpc: '2.0';
+  /** The request id, echoed by the response. */
   readonly id: TransportRequestId;
+  /** The method to invoke. */
   readonly method: string;
+  /** The method's parameters. */
   readonly params?: { readonly [key: string]: unknown };
 }
 
 /** A JSON-RPC 2.0 notification as it travels. */
 export interface TransportNotification {
+  /** Always `2.0`. */
   readonly jsonrpc: '2.0';
+  /** The notification's method. */
   readonly method: string;
+  /** The notification's parameters. */
   readonly params?: { readonly [key: string]: unknown };
 }
 
@@ -34,11 +41,28 @@ export interface TransportNotification {
  * not validate. Receivers should still accept a null id from other implementations.
  */
 export type TransportResponse =
-  | { readonly jsonrpc: '2.0'; readonly id: TransportRequestId; readonly result: { readonly [key: string]: unknown } }
   | {
+      /** Always `2.0`. */
       readonly jsonrpc: '2.0';
+      /** The id of the request answered. */
+      readonly id: TransportRequestId;
+      /** The method's result. */
+      readonly result: { readonly [key: string]: unknown };
+    }
+  | {
+      /** Always `2.0`. */
+      readonly jsonrpc: '2.0';
+      /** The id of the request answered; absent when it could not be read. */
       readonly id?: TransportRequestId;
-      readonly error: { readonly code: number; readonly message: string; readonly data?: unknown };
+      /** The error. */
+      readonly error: {
+        /** The error code. */
+        readonly code: number;
+        /** A short description of the error. */
+        readonly message: string;
+        /** Additional information, defined by the code. */
+        readonly data?: unknown;
+      };
     };
 
 /**
@@ -78,7 +102,9 @@ export interface RequestContext {
 
 /** A server-to-client request before the transport gives it an id. */
 export interface OutboundRequest {
+  /** The method to invoke on the client. */
   readonly method: string;
+  /** The method's parameters. */
   readonly params?: { readonly [key: string]: unknown };
 }
 
@@ -137,7 +163,9 @@ export type MessageHandler = (message: unknown, context: RequestContext) => Prom
 
 /** One tool argument annotated with `x-mcp-header`: the `properties` path to its value and the header name suffix. */
 export interface ParamHeader {
+  /** The `properties` path from the arguments to the value. */
   readonly path: readonly string[];
+  /** The header name suffix: the value travels as `Mcp-Param-{name}`. */
   readonly name: string;
 }
 
@@ -149,6 +177,7 @@ export interface ParamHeader {
  * transports use `handle` alone.
  */
 export interface ServerEndpoint {
+  /** Handles every inbound message; see {@link MessageHandler}. */
   readonly handle: MessageHandler;
   /**
    * The annotated arguments of the tool named `toolName`, in schema order: empty when the tool has none or is
@@ -229,11 +258,14 @@ export type TransportErrorCode = 'closed' | 'malformed_frame' | 'send_failed' | 
 
 /** A local transport failure (connection closed, child died, malformed frame). Not a JSON-RPC error. */
 export class TransportError extends Error {
+  /** Always `'TransportError'`. */
   override readonly name = 'TransportError';
+  /** What failed; match on it rather than on the message. */
   readonly code: TransportErrorCode;
   /** HTTP status when `code` is `http_status`. */
   readonly status: number | undefined;
 
+  /** Creates the error; `options.status` is the HTTP status for `http_status`, `options.cause` the underlying error. */
   constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

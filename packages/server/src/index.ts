@@ -2,6 +2,8 @@
  * @mcp-tasks/server: a transport-agnostic MCP server runtime: stateless 2026-07-28 with the complete Tasks
  * extension, and 2025-era sessions where the transport carries them. `new McpServer(options).handle` is the
  * `MessageHandler` every transport adapts.
+ *
+ * @module @mcp-tasks/server
  */
 
 export type { SchemaInput } from './jsonSchema.js';

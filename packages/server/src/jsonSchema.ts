@@ -6,7 +6,9 @@ import type { JsonObject } from './jsonRpc.js';
  * Arguments for a tool with a raw schema are only checked to be an object; the handler validates the rest.
  */
 export class RawJsonSchema {
+  /** The schema as given, deep-copied and frozen. */
   readonly schema: JsonObject;
+  /** Copies and freezes `schema`; later changes to the object passed in have no effect. */
   constructor(schema: JsonObject) {
     this.schema = Object.freeze(structuredClone(schema));
   }

@@ -20,12 +20,14 @@ export type PeerSend = (message: OutboundRequest, options?: PeerRequestOptions) 
  * model can read, not with the client's own error code on the tool call.
  */
 export class PeerRequestError extends Error {
+  /** Always `'PeerRequestError'`. */
   override readonly name = 'PeerRequestError';
   /** The client's JSON-RPC error code, or undefined when the result was malformed. */
   readonly code: number | undefined;
   /** The client's error `data`, if any. */
   readonly data: unknown;
 
+  /** Creates the error; `code` and `data` come from the client's JSON-RPC error, when it sent one. */
   constructor(message: string, code?: number, data?: unknown) {
     super(message);
     this.code = code;

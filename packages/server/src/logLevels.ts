@@ -1,7 +1,10 @@
 /** Syslog severities used by `notifications/message`, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
-/** One of {@link LOG_LEVELS}. */
+/**
+ * A log severity as MCP logging names them (the syslog levels), least to most severe: `debug`, `info`, `notice`,
+ * `warning`, `error`, `critical`, `alert`, `emergency`.
+ */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** True when `value` names a known level. */

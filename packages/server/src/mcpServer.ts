@@ -40,11 +40,19 @@ export interface McpServerOptions {
    * Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28 result, and as `serverInfo` in the
    * `initialize` result of a 2025-era session.
    */
-  readonly serverInfo: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly serverInfo: {
+    /** Programmatic name of the server implementation. */
+    readonly name: string;
+    /** Its version. */
+    readonly version: string;
+    /** Display name for UIs. */
+    readonly title?: string;
+  };
   /** Told to clients in `server/discover` and in the `initialize` result of a 2025-era session. */
   readonly instructions?: string;
   /** Where tasks live. @default a new InMemoryTaskStore, closed by {@link McpServer.close} */
   readonly taskStore?: TaskStore;
+  /** Defaults for the tasks this server creates. */
   readonly tasks?: {
     /** @default 3_600_000 (one hour) */
     readonly ttlMs?: number | null;
@@ -151,6 +159,10 @@ export class McpServer implements ServerEndpoint {
   /** `method` → handler, built once. */
   readonly #routes: ReadonlyMap<string, Route>;
 
+  /**
+   * Creates the server and registers nothing: add tools, prompts and resources, then hand {@link McpServer.handle} to a
+   * transport. The default task store is created here.
+   */
   constructor(options: McpServerOptions) {
     this.#options = options;
     this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });

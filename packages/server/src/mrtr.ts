@@ -10,9 +10,12 @@ import type { RequestStateBinding, RequestStateSigner } from './requestState.js'
  * state the runtime signs into `requestState`. Create it with `ctx.inputRequired(...)`.
  */
 export class InputRequired {
+  /** The requests to send, by key; the answers come back under the same keys in the retried request. */
   readonly inputRequests: Readonly<Record<string, InputRequest>> | undefined;
+  /** State to carry to the retry, signed into `requestState` (the client cannot alter it); `undefined` for none. */
   readonly state: unknown;
 
+  /** Holds `inputRequests` and `state` as given; handlers usually build it with `ctx.inputRequired(...)`. */
   constructor(options: { readonly inputRequests?: Readonly<Record<string, InputRequest>>; readonly state?: unknown }) {
     this.inputRequests = options.inputRequests;
     this.state = options.state;

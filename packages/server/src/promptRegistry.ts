@@ -11,27 +11,41 @@ export type Completer = (
 
 /** One declared prompt argument. */
 export interface PromptArgumentDefinition {
+  /** The argument's name, the key in `prompts/get` `arguments`. */
   readonly name: string;
+  /** Display name for UIs. */
   readonly title?: string;
+  /** What the argument is for, shown to users. */
   readonly description?: string;
+  /** Whether `prompts/get` must supply it; a missing required argument is answered with `-32602`. */
   readonly required?: boolean;
+  /** Suggests values for `completion/complete` with `ref/prompt`. */
   readonly complete?: Completer;
 }
 
 /** A `GetPromptResult` as a handler returns it; the runtime adds `resultType`. */
 export interface PromptResult {
+  /** Optional description of the rendered prompt. */
   readonly description?: string;
+  /** The prompt's messages (`PromptMessage` objects: `role` and `content`), in order. */
   readonly messages: readonly JsonObject[];
+  /** Metadata passed through to the result's `_meta`. */
   readonly _meta?: JsonObject;
 }
 
 /** A prompt registration. */
 export interface PromptDefinition {
+  /** Unique prompt name, what `prompts/get` names. */
   readonly name: string;
+  /** Display name for UIs. */
   readonly title?: string;
+  /** What the prompt does, served in `prompts/list`. */
   readonly description?: string;
+  /** The arguments the prompt accepts, in the order served. */
   readonly arguments?: readonly PromptArgumentDefinition[];
+  /** Icons served in `prompts/list`. */
   readonly icons?: readonly JsonObject[];
+  /** Metadata served in `prompts/list`. */
   readonly _meta?: JsonObject;
   /** Renders the prompt; may answer `ctx.inputRequired(...)` (MRTR is allowed on `prompts/get`). */
   readonly handler: (

@@ -88,7 +88,12 @@ export class RequestStateSigner {
   async open(
     binding: RequestStateBinding,
     token: string,
-  ): Promise<{ readonly state: unknown; readonly asked: Readonly<Record<string, string>> }> {
+  ): Promise<{
+    /** The state the handler asked to carry. */
+    readonly state: unknown;
+    /** The input requests of that round, key → method. */
+    readonly asked: Readonly<Record<string, string>>;
+  }> {
     const [body, macText, extra] = token.split('.');
     const mac = macText === undefined ? undefined : fromBase64Url(macText);
     if (body === undefined || mac === undefined || extra !== undefined) throw invalidRequestState();

@@ -6,25 +6,37 @@ import type { HandlerContext } from './toolContext.js';
 
 /** A `ReadResourceResult` as a handler returns it; the runtime adds `resultType` and cache hints. */
 export interface ReadResult {
+  /** The resource contents (`text` or `blob` objects, each with its `uri`). */
   readonly contents: readonly JsonObject[];
+  /** Metadata passed through to the result's `_meta`. */
   readonly _meta?: JsonObject;
 }
 
 /** Descriptive fields shared by resources and templates (served in the lists). */
 export interface ResourceMetadata {
+  /** Programmatic name. */
   readonly name: string;
+  /** Display name for UIs. */
   readonly title?: string;
+  /** What the resource holds, for the model and users. */
   readonly description?: string;
+  /** The MIME type of its contents, when known. */
   readonly mimeType?: string;
+  /** Resource annotations (`audience`, `priority`, `lastModified`), served as given. */
   readonly annotations?: JsonObject;
+  /** Icons served in the lists. */
   readonly icons?: readonly JsonObject[];
+  /** Metadata served in the lists. */
   readonly _meta?: JsonObject;
 }
 
 /** A fixed resource. */
 export interface ResourceDefinition extends ResourceMetadata {
+  /** The resource's URI, what `resources/read` names. */
   readonly uri: string;
+  /** Size in bytes, when known, served in `resources/list`. */
   readonly size?: number;
+  /** Reads the resource; may answer `ctx.inputRequired(...)`. */
   readonly read: (uri: string, ctx: HandlerContext) => ReadResult | InputRequired | Promise<ReadResult | InputRequired>;
 }
 
@@ -33,9 +45,14 @@ export interface ResourceDefinition extends ResourceMetadata {
  * `{+var}` (reserved expansion, may span segments). `read` returns undefined when no such resource exists.
  */
 export interface ResourceTemplateDefinition extends ResourceMetadata {
+  /** The RFC 6570 URI template (`{var}` or `{+var}` expressions), served in `resources/templates/list`. */
   readonly uriTemplate: string;
   /** Completers for template variables (`completion/complete` with `ref/resource`). */
   readonly complete?: Readonly<Record<string, Completer>>;
+  /**
+   * Reads the resource `uri` matched with the template's `variables`; `undefined` when no such resource exists
+   * (the client gets a resource-not-found error).
+   */
   readonly read: (
     uri: string,
     variables: Readonly<Record<string, string>>,

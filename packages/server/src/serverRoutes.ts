@@ -16,7 +16,9 @@ import type { RegisteredTool } from './toolRegistry.js';
 
 /** Cache hints (`ttlMs`, `cacheScope`) of a cacheable result (SEP-2549). */
 export interface CacheHint {
+  /** How long the result stays fresh from its receipt, in ms (0: stale at once). */
   readonly ttlMs: number;
+  /** `public`: any client or shared cache may serve it to any user; `private`: only the requesting user's client. */
   readonly cacheScope: 'public' | 'private';
 }
 

@@ -15,9 +15,12 @@ export type TaskAbortKind =
  * aborts with the transport's own reason instead.
  */
 export class TaskAbortError extends Error {
+  /** Always `'TaskAbortError'`. */
   override readonly name = 'TaskAbortError';
+  /** Why the runtime aborted the tool; match on it rather than on the message. */
   readonly kind: TaskAbortKind;
 
+  /** Creates the reason a tool's signal is aborted with. */
   constructor(kind: TaskAbortKind, message: string) {
     super(message);
     this.kind = kind;

@@ -20,6 +20,7 @@ import { ReplayInputChannel } from './mrtrReplay.js';
 export interface RequestInfo {
   /** The authenticated principal, or undefined on unauthenticated transports. */
   readonly principal: string | undefined;
+  /** The protocol version this request is served under (`2026-07-28`, or the 2025-era session's version). */
   readonly protocolVersion: string;
   /** This request's `clientCapabilities` (for a task: those of the request that created it). */
   readonly clientCapabilities: JsonObject;
@@ -71,6 +72,7 @@ export type ToolMode = 'task' | 'grace' | 'sync';
 
 /** Context of a tool call. Asking for input works the same in every mode; `mode` tells which one runs. */
 export interface ToolContext extends HandlerContext {
+  /** How this call runs: `task`, `grace` or `sync`; see {@link ToolMode}. */
   readonly mode: ToolMode;
   /**
    * The call's task id: set for a task-mode call from the start, also during the grace period (the id is

@@ -21,10 +21,13 @@ export type TaskSupport = 'forbidden' | 'optional' | 'required';
  * thrown error.
  */
 export interface ToolResult {
+  /** What the tool returns to the model (`text`, `image`, `audio`, `resource_link`, `resource` blocks). */
   readonly content: readonly ContentBlock[];
   /** Must conform to the tool's `outputSchema` when it declares one. */
   readonly structuredContent?: CallToolResult['structuredContent'];
+  /** `true` when the tool failed in a way the model should read; the call itself still succeeds. */
   readonly isError?: boolean;
+  /** Metadata passed through to the result's `_meta`. */
   readonly _meta?: CallToolResult['_meta'];
 }
 
@@ -35,14 +38,19 @@ export type ToolArgs<S> = S extends z.ZodType ? z.output<S> : JsonObject;
 export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   /** Unique, `^[A-Za-z0-9_.-]{1,128}$`. */
   readonly name: string;
+  /** Display name for UIs. */
   readonly title?: string;
   /** Non-empty; clients show it to the model. */
   readonly description: string;
   /** @default an empty object schema */
   readonly inputSchema?: S;
+  /** JSON Schema (or zod schema) of `structuredContent`, served in `tools/list`; results must conform to it. */
   readonly outputSchema?: SchemaInput;
+  /** Hints about the tool's behaviour (read-only, destructive, idempotent, open-world), served as given. */
   readonly annotations?: ToolAnnotations;
+  /** Icons served in `tools/list`. */
   readonly icons?: readonly Icon[];
+  /** Metadata served in `tools/list`. */
   readonly _meta?: MetaObject;
   /** @default 'forbidden' */
   readonly taskSupport?: TaskSupport;

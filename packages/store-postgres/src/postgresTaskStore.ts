@@ -41,6 +41,9 @@ const byteLength = (text: string) => new TextEncoder().encode(text).length;
  * naming the database) and the store keeps trying on later calls; it never throws asynchronously.
  */
 export class PostgresTaskStore implements TaskStore {
+  /**
+   * This instance's id in change notifications (`instanceId` option, or a random `store-…` id), so it skips its own.
+   */
   readonly instanceId: string;
   readonly #pool: pg.Pool;
   readonly #poolClients = new OpenClients();
@@ -57,6 +60,10 @@ export class PostgresTaskStore implements TaskStore {
   #listening: Promise<void> | undefined;
   #closed = false;
 
+  /**
+   * Creates the store without connecting: the pool connects, and the table is created if missing, on first use. Throws
+   * `TypeError` when neither `connectionString` nor `clientConfig` is given.
+   */
   constructor(options: PostgresTaskStoreOptions) {
     if (options.connectionString === undefined && options.clientConfig === undefined) {
       throw new TypeError('PostgresTaskStore needs a connectionString (or clientConfig)');

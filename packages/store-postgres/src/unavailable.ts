@@ -19,6 +19,7 @@ const STATEMENT_TIMEOUT = '57014';
  * "Internal error", and goes on serving.
  */
 export class TaskStoreUnavailableError extends ProtocolError {
+  /** Wraps the driver's error as `cause`; `message` names the database and what went wrong. */
   constructor(message: string, cause: unknown) {
     super(ErrorCode.InternalError, message, undefined, { cause });
   }

@@ -77,6 +77,7 @@ export class InMemoryTaskStore implements TaskStore {
   #expiredNow: TaskRecord[] | undefined;
   #closed = false;
 
+  /** Creates an empty store. Tasks with a TTL are removed by the store's own expiry timer, which `close()` stops. */
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.#now = options.now ?? defaultTimers.now;
     const timers = {

@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/task-store: the asynchronous `TaskStore` interface every task store implements, the in-memory store,
+ * and the helpers stores share (list cursors, task ids). Runtime-neutral.
+ *
+ * @module @mcp-tasks/task-store
+ */
+
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
 export type { TaskListPosition } from './listCursor.js';

@@ -4,6 +4,7 @@ import { TaskStoreError } from './taskStoreError.js';
 export interface TaskListPosition {
   /** ISO 8601, as in the record. */
   readonly createdAt: string;
+  /** The id of that task; breaks ties between tasks created in the same millisecond. */
   readonly taskId: string;
 }
 

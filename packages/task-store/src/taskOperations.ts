@@ -63,6 +63,9 @@ function toTerminalResult(outcome: SwapResult): TerminalResult {
  * hold the same on every store, across processes. Waits and per-task listeners run on one `watch` of the store.
  */
 export class TaskOperations {
+  /**
+   * The store these operations read and write; owned by the caller, who closes it after {@link TaskOperations.close}.
+   */
   readonly store: TaskStore;
   readonly #now: () => number;
   readonly #keepFinishedMs: number | null;
@@ -71,6 +74,7 @@ export class TaskOperations {
   readonly #pendingWaits = new Set<(error: Error) => void>();
   #closed = false;
 
+  /** Wraps `store`; its change feed is watched (once) from the first wait or listener on, until {@link close}. */
   constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
     this.store = store;
     this.#now = options.now ?? Date.now;
@@ -241,7 +245,12 @@ export class TaskOperations {
   }
 
   /** Pending waits and listened tasks (for leak checks). */
-  stats(): { readonly pendingWaits: number; readonly listenedTasks: number } {
+  stats(): {
+    /** Waits not yet settled. */
+    readonly pendingWaits: number;
+    /** Tasks with at least one listener in this process. */
+    readonly listenedTasks: number;
+  } {
     return { pendingWaits: this.#pendingWaits.size, listenedTasks: this.#router.taskCount };
   }
 

@@ -48,10 +48,13 @@ export interface TaskLease {
 export interface TaskRecord {
   /** At least 128 random bits, base64url: safe in an `Mcp-Name` header. */
   readonly taskId: string;
+  /** The principal the task belongs to: every read and write names it, and a task is invisible to other owners. */
   readonly owner: TaskOwner;
   /** Starts at 1 on creation; every change adds exactly 1. */
   readonly version: number;
+  /** The current status; `completed`, `failed` and `cancelled` are terminal and never change again. */
   readonly status: TaskStatus;
+  /** A human-readable note on the current status, if the tool or the store set one. */
   readonly statusMessage?: string;
   /** ISO 8601. */
   readonly createdAt: string;
@@ -62,6 +65,7 @@ export interface TaskRecord {
   readonly lastUpdatedAt: string;
   /** Lifetime from creation in ms; `null` = never expires. */
   readonly ttlMs: number | null;
+  /** Suggested polling interval in ms, when one was set. */
   readonly pollIntervalMs?: number;
   /** Outstanding input requests by key. Non-empty exactly when status is `input_required`. */
   readonly inputRequests: { readonly [key: string]: InputRequest };
@@ -94,6 +98,7 @@ export interface CreateTaskOptions {
   readonly ttlMs: number | null;
   /** Suggested polling interval in ms (a non-negative integer). */
   readonly pollIntervalMs?: number;
+  /** The initial status message. */
   readonly statusMessage?: string;
   /** Metadata from the creating request; deep-frozen in place and stored by reference. */
   readonly requestMeta?: JsonObject;
@@ -107,7 +112,9 @@ export interface CreateTaskOptions {
  * A key present with the value `undefined` clears an optional field.
  */
 export interface TaskRecordPatch {
+  /** A new status message. */
   readonly statusMessage?: string | undefined;
+  /** A new suggested polling interval in ms. */
   readonly pollIntervalMs?: number | undefined;
   /** Subject to `maxTtlMs` like `create`; the deadline moves with it (still counted from `createdAt`). */
   readonly ttlMs?: number | null;
@@ -115,37 +122,89 @@ export interface TaskRecordPatch {
 
 /** Outcome of a compare-and-swap style write. */
 export type SwapResult =
-  | { readonly ok: true; readonly record: TaskRecord }
+  | {
+      /** The write landed. */
+      readonly ok: true;
+      /** The record as written (the new version). */
+      readonly record: TaskRecord;
+    }
   /**
    * Not written: a stale expected version, or the task is terminal (`current` is the record that stands), or it
    * does not exist for this owner (`current` undefined).
    */
-  | { readonly ok: false; readonly current: TaskRecord | undefined };
+  | {
+      /** Nothing was written. */
+      readonly ok: false;
+      /** The record that stands, or `undefined` when the task does not exist for this owner. */
+      readonly current: TaskRecord | undefined;
+    };
 
 /** Outcome of `requestInput`: the fresh key on success. */
 export type RequestInputResult =
-  | { readonly ok: true; readonly key: string; readonly record: TaskRecord }
+  | {
+      /** The request was added. */
+      readonly ok: true;
+      /** The fresh input key, unique for the task's lifetime; the answer comes back under it. */
+      readonly key: string;
+      /** The record as written, now `input_required`. */
+      readonly record: TaskRecord;
+    }
   /** The task is terminal (`current` is the record that stands) or not found (`current` undefined). */
-  | { readonly ok: false; readonly current: TaskRecord | undefined };
+  | {
+      /** Nothing was written. */
+      readonly ok: false;
+      /** The terminal record that stands, or `undefined` when the task was not found. */
+      readonly current: TaskRecord | undefined;
+    };
 
 /** Outcome of `resolveInputs`: which keys were accepted (possibly none; then the record is unchanged). */
 export type ResolveInputsResult =
-  | { readonly found: true; readonly accepted: readonly string[]; readonly record: TaskRecord }
-  | { readonly found: false };
+  | {
+      /** The task exists for this owner. */
+      readonly found: true;
+      /** The keys whose answers were accepted, in the order given; empty when none was outstanding. */
+      readonly accepted: readonly string[];
+      /** The record after the write (unchanged when nothing was accepted). */
+      readonly record: TaskRecord;
+    }
+  | {
+      /** The task does not exist for this owner (or has expired). */
+      readonly found: false;
+    };
 
 /** Outcome of a terminal transition (`complete`, `fail`, `cancel`): `won` tells whether this call decided it. */
 export type TerminalResult =
-  | { readonly found: true; readonly won: boolean; readonly record: TaskRecord }
-  | { readonly found: false };
+  | {
+      /** The task exists for this owner. */
+      readonly found: true;
+      /** `true` when this call ended the task; `false` when it was already terminal. */
+      readonly won: boolean;
+      /** The terminal record that stands (this call's when it won, the earlier one otherwise). */
+      readonly record: TaskRecord;
+    }
+  | {
+      /** The task does not exist for this owner (or has expired). */
+      readonly found: false;
+    };
 
 /**
  * A change to one task. A change feed delivers, per task, in version order and after the change is visible to
  * `get`; a networked store may deliver late, so readers compare versions and re-read when unsure.
  */
 export type TaskEvent =
-  | { readonly type: 'updated'; readonly record: TaskRecord }
+  | {
+      /** A new version of the task was written. */
+      readonly type: 'updated';
+      /** The record as written. */
+      readonly record: TaskRecord;
+    }
   /** The task's TTL elapsed and it was removed (`get` now says not found); a running tool should be aborted. */
-  | { readonly type: 'expired'; readonly record: TaskRecord };
+  | {
+      /** The task expired. */
+      readonly type: 'expired';
+      /** The last record of the task before its removal. */
+      readonly record: TaskRecord;
+    };
 
 /** Listener of a change feed. Exceptions it throws are isolated from the writer and other listeners. */
 export type TaskListener = (event: TaskEvent) => void;

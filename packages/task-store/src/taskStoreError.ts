@@ -22,9 +22,12 @@ export type TaskStoreErrorCode =
  * `invalid_cursor` to `-32602` and limits to a clear JSON-RPC error of its choosing.
  */
 export class TaskStoreError extends Error {
+  /** Always `'TaskStoreError'`. */
   override readonly name = 'TaskStoreError';
+  /** What went wrong; match on it rather than on the message. */
   readonly code: TaskStoreErrorCode;
 
+  /** Creates the error; `options.cause` is kept as the standard `cause`. */
   constructor(code: TaskStoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;

@@ -6,6 +6,8 @@
  *
  * Payloads handed in (requests, answers, results, errors) are deep-frozen in place and stored by reference.
  * `stamp` is the writer's clock as ISO 8601; `lastUpdatedAt` never goes backwards whatever it says.
+ *
+ * @module @mcp-tasks/task-store/transitions
  */
 
 import { deepFreeze } from './deepFreeze.js';
@@ -129,7 +131,14 @@ export function requestInput(
   current: TaskRecord,
   request: InputRequest,
   stamp: string,
-): { readonly key: string; readonly record: TaskRecord } | undefined {
+):
+  | {
+      /** The fresh input key. */
+      readonly key: string;
+      /** The next record, `input_required` with the request under `key`. */
+      readonly record: TaskRecord;
+    }
+  | undefined {
   if (isTerminalStatus(current.status)) return undefined;
   const key = `input-${current.version + 1}`;
   const inputRequests = Object.freeze({ ...current.inputRequests, [key]: deepFreeze(request) });
@@ -145,7 +154,12 @@ export function resolveInputs(
   current: TaskRecord,
   responses: InputResponses,
   stamp: string,
-): { readonly accepted: readonly string[]; readonly record: TaskRecord } {
+): {
+  /** The keys whose answers were accepted. */
+  readonly accepted: readonly string[];
+  /** The next record, or `current` itself when nothing was accepted. */
+  readonly record: TaskRecord;
+} {
   const accepted: string[] = [];
   if (!isTerminalStatus(current.status)) {
     for (const key of Object.keys(responses)) {

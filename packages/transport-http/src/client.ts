@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-http/client: the fetch-based client transport (both protocol eras) and its SSE reader.
+ * Runtime-neutral, no `node:` imports.
+ *
+ * @module @mcp-tasks/transport-http/client
+ */
+
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
 export { readSseEvents } from './readSseEvents.js';
 export type { HttpReconnectOptions } from './reconnectPolicy.js';

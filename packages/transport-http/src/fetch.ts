@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-http/fetch: the Streamable HTTP server endpoint on the fetch API (`Request` → `Response`) for
+ * Node, Bun, Deno, Cloudflare Workers and Hono. Runtime-neutral, no `node:` imports.
+ *
+ * @module @mcp-tasks/transport-http/fetch
+ */
+
 export {
   createFetchHandler,
   type FetchHandler,

@@ -114,6 +114,10 @@ export class HttpClientTransport implements ClientTransport {
   #listing: Promise<void> | undefined;
   #listings = 0;
 
+  /**
+   * Creates the transport; nothing is sent until the first request. One instance serves one endpoint for its whole
+   * life: after {@link close} every request rejects.
+   */
   constructor(options: HttpClientTransportOptions) {
     this.#options = options;
     this.#channel = new HttpChannel(options);

@@ -20,9 +20,13 @@ export interface HttpSessionOptions {
 
 /** The defaults of {@link HttpSessionOptions}. */
 export const HTTP_SESSION_DEFAULTS = Object.freeze({
+  /** Same as {@link HttpSessionOptions.maxSessions}. */
   maxSessions: 10_000,
+  /** Same as {@link HttpSessionOptions.idleTimeoutMs} (30 minutes). */
   idleTimeoutMs: 30 * 60_000,
+  /** Same as {@link HttpSessionOptions.maxPendingRequests}. */
   maxPendingRequests: 64,
+  /** Same as {@link HttpSessionOptions.maxQueuedMessages}. */
   maxQueuedMessages: 256,
 });
 

@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-http: Streamable HTTP for MCP 2026-07-28, server and client, in one import. It pulls in
+ * `node:http`; Workers and browsers import `@mcp-tasks/transport-http/fetch` or `@mcp-tasks/transport-http/client`.
+ *
+ * @module @mcp-tasks/transport-http
+ */
+
 export {
   createFetchHandler,
   type FetchHandler,

@@ -19,6 +19,10 @@ export interface ListenOptions extends HttpHandlerOptions {
 
 /** A running server started by {@link listen}. */
 export interface HttpServerHandle {
+  /**
+   * The underlying `node:http` server, already listening; stop it with {@link HttpServerHandle.close} rather than
+   * directly, so open streams and sessions end too.
+   */
   readonly server: Server;
   /** The endpoint URL, with the actual port. */
   readonly url: URL;

@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-http/server: the Node server side: the fetch endpoint plus the `node:http` listener, the
+ * express 5 middleware and `listen`, all applying the same binding rules.
+ *
+ * @module @mcp-tasks/transport-http/server
+ */
+
 export {
   createFetchHandler,
   type FetchHandler,

@@ -20,10 +20,15 @@ export interface HttpServerLimits {
 
 /** The defaults of {@link HttpServerLimits}. */
 export const HTTP_LIMIT_DEFAULTS = Object.freeze({
+  /** Same as {@link HttpServerLimits.maxConnections}. */
   maxConnections: 1024,
+  /** Same as {@link HttpServerLimits.maxConnectionsPerClient}. */
   maxConnectionsPerClient: 256,
+  /** Same as {@link HttpServerLimits.headersTimeoutMs}. */
   headersTimeoutMs: 10_000,
+  /** Same as {@link HttpServerLimits.requestTimeoutMs}. */
   requestTimeoutMs: 30_000,
+  /** Same as {@link HttpServerLimits.keepAliveTimeoutMs}. */
   keepAliveTimeoutMs: 5_000,
 });
 

@@ -37,6 +37,7 @@ export class ClientPeerDispatch {
   readonly #running = new Map<TransportRequestId, AbortController>();
   #handler: ClientPeerHandler | undefined;
 
+  /** Creates the dispatch with no handler installed (server requests answer `-32601` until one is). */
   constructor(options: ClientPeerDispatchOptions) {
     this.#options = options;
     this.#maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_SERVER_REQUESTS;

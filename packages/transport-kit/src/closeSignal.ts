@@ -17,6 +17,7 @@ export class CloseSignal {
   #resolve: (info: TransportClosed) => void = () => {};
   #settled = false;
 
+  /** Creates an unsettled signal. */
   constructor() {
     this.closed = new Promise((resolve) => {
       this.#resolve = resolve;

@@ -19,6 +19,7 @@ export class ConnectionLimiter {
   readonly #perClient = new Map<string, number>();
   #total = 0;
 
+  /** Creates a limiter with no connection counted. */
   constructor(limits: ConnectionLimits) {
     this.#limits = limits;
   }

@@ -14,8 +14,18 @@ export interface DecodeOptions {
 
 /** The outcome of {@link decodeMessage}: the parsed message, or the JSON-RPC error response to send instead. */
 export type DecodedMessage =
-  | { readonly ok: true; readonly message: unknown }
-  | { readonly ok: false; readonly error: TransportResponse };
+  | {
+      /** The text was one well-formed JSON value within the depth limit. */
+      readonly ok: true;
+      /** The parsed value, not yet checked against any message schema. */
+      readonly message: unknown;
+    }
+  | {
+      /** The text was refused. */
+      readonly ok: false;
+      /** The error response to send: `-32700` for text that is not JSON, `-32602` (with the request's id) when too deep. */
+      readonly error: TransportResponse;
+    };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

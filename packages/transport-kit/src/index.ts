@@ -1,6 +1,8 @@
 /**
  * @mcp-tasks/transport-kit: the runtime-neutral plumbing every mcp-tasks transport shares (server sessions over a
  * message channel, client-side request correlation, the close signal, the Host/Origin check). No `node:` imports.
+ *
+ * @module @mcp-tasks/transport-kit
  */
 
 export type { ClientPeerDispatchOptions } from './clientPeerDispatch.js';

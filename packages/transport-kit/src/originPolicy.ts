@@ -18,7 +18,9 @@ export interface OriginPolicy {
 
 /** What the check needs from an inbound HTTP request or WebSocket upgrade. */
 export interface OriginCheckInput {
+  /** The `Host` header, if any. */
   readonly host: string | undefined;
+  /** The `Origin` header, if any (browsers send it; most other clients do not). */
   readonly origin: string | undefined;
   /** The local address the connection arrived on. */
   readonly localAddress: string | undefined;

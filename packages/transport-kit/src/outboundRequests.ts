@@ -50,6 +50,7 @@ export class OutboundRequests {
   #next = 0;
   #closedError: TransportError | undefined;
 
+  /** Creates the tracker with nothing pending; ids are `idPrefix` plus a counter. */
   constructor(options: OutboundRequestsOptions) {
     this.#pending = new PendingRequests({ send: options.send });
     this.#prefix = options.idPrefix ?? 'srv-';

@@ -36,6 +36,7 @@ export class ConnectionSession implements PeerSession {
   readonly #send: (message: TransportRequest | TransportNotification) => void;
   readonly #outbound: OutboundRequests;
 
+  /** Creates an open session with a random id and nothing pending. */
   constructor(options: ConnectionSessionOptions) {
     this.#send = options.send;
     this.#outbound = new OutboundRequests({

@@ -49,6 +49,7 @@ export class PendingRequests {
   readonly #byProgressToken = new Map<string | number, TransportRequestId>();
   #closedError: TransportError | undefined;
 
+  /** Creates the table with nothing pending. */
   constructor(options: PendingRequestsOptions) {
     this.#options = options;
   }
@@ -63,7 +64,7 @@ export class PendingRequests {
     return this.#pending.has(id);
   }
 
-  /** Registers and sends one request; see {@link ClientTransport.request}. */
+  /** Registers and sends one request; see {@link @mcp-tasks/protocol!ClientTransport.request}. */
   request(message: TransportRequest, options: ClientRequestOptions = {}): Promise<TransportResponse> {
     if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
     const { signal, onNotification } = options;

@@ -43,6 +43,7 @@ export class ServerSession {
   /** This connection as a 2025-era session: what `context.session` is for every message it carries. */
   readonly peer: ConnectionSession;
 
+  /** Creates the session for one connection; it handles nothing until the transport hands it messages. */
   constructor(options: ServerSessionOptions) {
     this.#options = options;
     this.peer = new ConnectionSession({

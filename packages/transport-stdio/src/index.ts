@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-stdio: the MCP stdio transport: a server adapter for a `MessageHandler` over a process's
+ * stdin/stdout, and a client that spawns the server as a child process.
+ *
+ * @module @mcp-tasks/transport-stdio
+ */
+
 export type { LineSplitterOptions } from './lineSplitter.js';
 export { LineSplitter } from './lineSplitter.js';
 export type { ChildExit, StdioClientTransportOptions } from './stdioClientTransport.js';

@@ -24,6 +24,7 @@ export class LineSplitter {
   /** True while discarding the remainder of an over-long line. */
   #skipping = false;
 
+  /** Creates a splitter with an empty buffer; feed it chunks in stream order. */
   constructor(options: LineSplitterOptions) {
     this.#options = options;
   }

@@ -54,7 +54,9 @@ export interface StdioClientTransportOptions {
 
 /** How the child ended. */
 export interface ChildExit {
+  /** The exit code, or `null` when the child was ended by a signal. */
   readonly code: number | null;
+  /** The signal that ended the child, or `null` when it exited by itself. */
   readonly signal: NodeJS.Signals | null;
 }
 

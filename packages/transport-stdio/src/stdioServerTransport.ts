@@ -89,6 +89,7 @@ export class StdioServerTransport {
   /** Resolves after the input ended (or {@link close} was called) and every running handler settled. */
   readonly closed: Promise<void>;
 
+  /** Wraps `handler`; nothing is read from stdin until {@link start}. */
   constructor(handler: MessageHandler, options: StdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;

@@ -1,4 +1,9 @@
-// Browser entry: no `node:` imports and no `ws`; uses the platform WebSocket unless one is passed in.
+/**
+ * @mcp-tasks/transport-ws/browser: the WebSocket client for browsers: no `node:` imports and no `ws`; it uses the
+ * platform `WebSocket` unless one is passed in.
+ *
+ * @module @mcp-tasks/transport-ws/browser
+ */
 export { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL } from './subprotocol.js';
 export {
   DEFAULT_CLOSE_TIMEOUT_MS,

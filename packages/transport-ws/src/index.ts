@@ -1,3 +1,10 @@
+/**
+ * @mcp-tasks/transport-ws: a WebSocket transport for MCP 2026-07-28: a `ws` server adapter for a `MessageHandler`
+ * and a client for Node and browsers. Each socket is also a 2025-era session.
+ *
+ * @module @mcp-tasks/transport-ws
+ */
+
 export { connectWebSocket } from './connectWebSocket.js';
 export { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
 export {

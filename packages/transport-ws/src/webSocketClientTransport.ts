@@ -12,13 +12,21 @@ import { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL } from './subprotocol.js';
 
 /** The subset of the WHATWG `WebSocket` this client uses; both the platform class and `ws` satisfy it. */
 export interface WebSocketLike {
+  /** The socket's state as the WHATWG constants number it (0 connecting, 1 open, 2 closing, 3 closed). */
   readonly readyState: number;
+  /** The subprotocol the server selected (empty until open). */
   readonly protocol: string;
+  /** Sends one text frame. */
   send(data: string): void;
+  /** Starts the closing handshake. */
   close(code?: number, reason?: string): void;
+  /** Set by the client: called once the socket is open. */
   onopen: ((event: never) => void) | null;
+  /** Set by the client: called with each incoming message (`event.data`). */
   onmessage: ((event: never) => void) | null;
+  /** Set by the client: called once the socket has closed (`event.code`, `event.reason`). */
   onclose: ((event: never) => void) | null;
+  /** Set by the client: called on a socket error; `onclose` follows. */
   onerror: ((event: never) => void) | null;
 }
 

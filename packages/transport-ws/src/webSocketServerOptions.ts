@@ -59,8 +59,11 @@ export interface WebSocketServerOptions {
 
 /** Defaults of the connection limits in {@link WebSocketServerOptions}. */
 export const WEBSOCKET_LIMIT_DEFAULTS = Object.freeze({
+  /** Same as {@link WebSocketServerOptions.maxConnections}. */
   maxConnections: 1024,
+  /** Same as {@link WebSocketServerOptions.maxConnectionsPerClient}. */
   maxConnectionsPerClient: 64,
+  /** Same as {@link WebSocketServerOptions.idleTimeoutMs}. */
   idleTimeoutMs: 300_000,
 });
 

@@ -1,3 +1,9 @@
+/**
+ * @mcp-tasks/task-store/testing: the contract suite every `TaskStore` must pass (vitest and fast-check are optional
+ * peer dependencies, needed only here), and `withLatency` to run it through a slow network.
+ *
+ * @module @mcp-tasks/task-store/testing
+ */
 import { describe } from 'vitest';
 import { concurrencyContract } from './concurrencyContract.js';
 import { storeOpener, type TaskStoreFactory } from './contractContext.js';

@@ -32,7 +32,9 @@ export interface ContractState {
 
 /** The handler and its live state (in-process tests can read `state` directly). */
 export interface ContractHandler {
+  /** The handler to serve with the transport under test. */
   readonly handler: MessageHandler;
+  /** What the handler has seen and holds, live. */
   readonly state: ContractState;
 }
 

@@ -1,6 +1,8 @@
 /**
  * @mcp-tasks/transport-kit/testing: the transport contract suite (vitest, an optional peer dependency), the fake
  * handler it serves, and an in-memory linked client/server pair for tests and examples.
+ *
+ * @module @mcp-tasks/transport-kit/testing
  */
 
 export type { ContractHandler, ContractState } from './contractHandler.js';
