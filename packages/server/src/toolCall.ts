@@ -63,20 +63,24 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
     inputResponses: mrtrParams.inputResponses,
     requestState: await readRequestState(deps.signer, binding, mrtrParams),
   };
-  const source = (signal: AbortSignal, streaming: () => boolean): RequestScope => ({
+  // `signal` is a getter: a transport may create the request's signal on first use, and most tools never read it.
+  const source = (signal: () => AbortSignal, streaming: () => boolean): RequestScope => ({
     principal: context.principal,
     envelope,
-    signal,
+    get signal() {
+      return signal();
+    },
     mrtr,
     notify: (notification) => context.notify(notification),
     streaming,
   });
   const always = () => true;
+  const requestSignal = () => context.signal;
 
   if (tool.definition.collectInput !== undefined) {
     const marker = await tool.definition.collectInput(
       parsed.value as JsonObject,
-      createHandlerContext(source(context.signal, always)),
+      createHandlerContext(source(requestSignal, always)),
     );
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
@@ -90,13 +94,13 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
       args: parsed.value,
       requestMeta: taskRequestMeta(tool, parsed.value, envelope, context.principal),
       signal: context.signal,
-      makeContext: (channel, signal, streaming) => createToolContext(source(signal, streaming), channel),
+      makeContext: (channel, signal, streaming) => createToolContext(source(() => signal, streaming), channel),
     });
   }
 
   const replay = new ReplayInputChannel(mrtr);
   const channel = request.syncInput ?? replay;
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(context.signal, always), channel));
+  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(requestSignal, always), channel));
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
   if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);

@@ -119,6 +119,42 @@ export interface RequestScope {
   readonly streaming: () => boolean;
 }
 
+const inputRequired = (options: ConstructorParameters<typeof InputRequired>[0]): InputRequired =>
+  new InputRequired(options);
+
+function canRequestIn(caps: JsonObject): HandlerContext['canRequest'] {
+  return (kind) => missingCapabilityFor(KIND_PROBE[kind], caps) === undefined;
+}
+
+function progressSender(source: RequestScope): HandlerContext['progress'] {
+  return (progress, total, message) => {
+    const token = source.envelope.progressToken;
+    if (token === undefined || !source.streaming()) return;
+    source.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: {
+        progressToken: token,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      },
+    });
+  };
+}
+
+function logSender(source: RequestScope): HandlerContext['log'] {
+  return (level, data, logger) => {
+    const minimum = source.envelope.logLevel;
+    if (minimum === undefined || !passesLogLevel(level, minimum) || !source.streaming()) return;
+    source.notify({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level, data, ...(logger === undefined ? {} : { logger }) },
+    });
+  };
+}
+
 /** Builds the context passed to prompt and resource handlers. */
 export function createHandlerContext(source: RequestScope): HandlerContext {
   const { envelope } = source;
@@ -127,41 +163,23 @@ export function createHandlerContext(source: RequestScope): HandlerContext {
     protocolVersion: envelope.protocolVersion,
     clientCapabilities: envelope.clientCapabilities,
     meta: envelope.meta,
-    signal: source.signal,
+    // A getter: a transport may create the request's signal on first use, and most handlers never read it.
+    get signal() {
+      return source.signal;
+    },
     inputResponses: source.mrtr.inputResponses,
     requestState: source.mrtr.requestState,
-    canRequest: (kind) => missingCapabilityFor(KIND_PROBE[kind], envelope.clientCapabilities) === undefined,
-    inputRequired: (options) => new InputRequired(options),
-    progress(progress, total, message) {
-      const token = envelope.progressToken;
-      if (token === undefined || !source.streaming()) return;
-      source.notify({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: {
-          progressToken: token,
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        },
-      });
-    },
-    log(level, data, logger) {
-      const minimum = envelope.logLevel;
-      if (minimum === undefined || !passesLogLevel(level, minimum) || !source.streaming()) return;
-      source.notify({
-        jsonrpc: '2.0',
-        method: 'notifications/message',
-        params: { level, data, ...(logger === undefined ? {} : { logger }) },
-      });
-    },
+    canRequest: canRequestIn(envelope.clientCapabilities),
+    inputRequired,
+    progress: progressSender(source),
+    log: logSender(source),
   };
 }
 
 /** Builds the context passed to a tool handler; `channel` carries its questions (a task, or MRTR replay). */
 export function createToolContext(source: RequestScope, channel: InputChannel): ToolContext {
-  const base = createHandlerContext(source);
-  const caps = source.envelope.clientCapabilities;
+  const { envelope } = source;
+  const caps = envelope.clientCapabilities;
   const ask = async (request: InputRequest): Promise<InputResponse> => {
     const need = missingCapabilityFor(request, caps);
     if (need !== undefined) {
@@ -169,9 +187,22 @@ export function createToolContext(source: RequestScope, channel: InputChannel): 
     }
     return channel.ask(request);
   };
+  // The members of createHandlerContext written out, not spread from it: one object per call on the hot path,
+  // and a spread would read `signal` at once.
   return {
-    ...base,
-    requestState: ReplayInputChannel.handlerState(base.requestState),
+    principal: source.principal,
+    protocolVersion: envelope.protocolVersion,
+    clientCapabilities: caps,
+    meta: envelope.meta,
+    get signal() {
+      return source.signal;
+    },
+    inputResponses: source.mrtr.inputResponses,
+    requestState: ReplayInputChannel.handlerState(source.mrtr.requestState),
+    canRequest: canRequestIn(caps),
+    inputRequired,
+    progress: progressSender(source),
+    log: logSender(source),
     // Getters: the mode moves from grace to task when the task is created.
     get mode() {
       return channel.mode;

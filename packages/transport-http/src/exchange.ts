@@ -31,6 +31,11 @@ export interface ResponseSink {
   end(): void;
   /** Drops the response at once (a reader that does not keep up). */
   destroy(): void;
+  /**
+   * Someone now needs to learn that the client went away (the runtime read `context.signal`): a front whose
+   * watching costs something starts it here rather than for every request. Optional; may be called more than once.
+   */
+  watchClient?(): void;
 }
 
 /** Tuning for one exchange, fixed per handler. */
@@ -110,6 +115,7 @@ export class Exchange implements RequestContext, OpenResponse {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort();
+      else this.#sink.watchClient?.();
     }
     return this.#controller.signal;
   }
