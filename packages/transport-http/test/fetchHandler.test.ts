@@ -50,7 +50,10 @@ describe('createFetchHandler: exchanges', () => {
     // an answer the runtime gives at once, without reading context.signal, must need neither.
     const { handler } = setup();
     const text = JSON.stringify(rpc(20, 'tools/call', { name: 'greet', arguments: { who: 'x' } }));
-    const request = post(text, mcpHeaders('tools/call', { 'mcp-name': 'greet', 'content-length': String(text.length) }));
+    const request = post(
+      text,
+      mcpHeaders('tools/call', { 'mcp-name': 'greet', 'content-length': String(text.length) }),
+    );
     const touched: string[] = [];
     const watched = new Proxy(request, {
       get(target, key) {
