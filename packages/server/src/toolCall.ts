@@ -94,7 +94,11 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
       args: parsed.value,
       requestMeta: taskRequestMeta(tool, parsed.value, envelope, context.principal),
       signal: context.signal,
-      makeContext: (channel, signal, streaming) => createToolContext(source(() => signal, streaming), channel),
+      makeContext: (channel, signal, streaming) =>
+        createToolContext(
+          source(() => signal, streaming),
+          channel,
+        ),
     });
   }
 
