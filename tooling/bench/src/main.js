@@ -68,9 +68,11 @@ for (const name of selected) {
   try {
     // The machine's load around each case: on a shared machine it tells which figures to trust.
     const loadBefore = loadAverage();
+    const caseStarted = performance.now();
     const caseRows = await CASES[name](ctx);
     const load = { before: loadBefore, after: loadAverage() };
     rows.push(...caseRows.map((row) => ({ ...row, load })));
+    process.stderr.write(`  ${name}: ${((performance.now() - caseStarted) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     failures.push({ case: name, error: String(error?.stack ?? error) });
     process.stderr.write(`  FAILED: ${error?.stack ?? error}\n`);
