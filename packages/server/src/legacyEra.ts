@@ -133,14 +133,16 @@ export class LegacyEra {
     const { params, context } = request;
     if (method === 'tools/call') this.#checkSyncCall(params);
     const send = peerSendOf(context);
-    const syncInput = send === undefined ? undefined : new PeerInputChannel(send, context.signal);
+    // Read only when the client is asked something: a transport may create the signal on first use.
+    const signal = () => context.signal;
+    const syncInput = send === undefined ? undefined : new PeerInputChannel(send, signal);
     const run = (current: JsonObject) =>
       this.#options.dispatch(method, {
         ...request,
         params: current,
         ...(syncInput === undefined ? {} : { syncInput }),
       });
-    return toLegacyResult(await serveWithPeerInput(run, params, send, context.signal));
+    return toLegacyResult(await serveWithPeerInput(run, params, send, signal));
   }
 
   /** `logging/setLevel` and `resources/(un)subscribe`: state of the session, answered `{}`. */

@@ -84,15 +84,16 @@ export class PeerInputChannel implements InputChannel {
   readonly mode = 'sync' as const;
   readonly taskId = undefined;
   readonly #send: PeerSend;
-  readonly #signal: AbortSignal;
+  readonly #signal: () => AbortSignal;
 
-  constructor(send: PeerSend, signal: AbortSignal) {
+  /** `signal` is read when the client is asked: it cancels the question. */
+  constructor(send: PeerSend, signal: () => AbortSignal) {
     this.#send = send;
     this.#signal = signal;
   }
 
   ask(request: InputRequest): Promise<InputResponse> {
-    return askPeer(this.#send, request, this.#signal);
+    return askPeer(this.#send, request, this.#signal());
   }
 
   /** A synchronous call has no task whose status could change. */

@@ -41,7 +41,7 @@ export async function serveWithPeerInput(
   run: (params: JsonObject) => Promise<JsonObject>,
   params: JsonObject,
   send: PeerSend | undefined,
-  signal: AbortSignal,
+  signal: () => AbortSignal,
 ): Promise<JsonObject> {
   let current = params;
   for (let round = 0; round <= MAX_INPUT_ROUNDS; round += 1) {
@@ -57,7 +57,7 @@ export async function serveWithPeerInput(
     const answers: Record<string, InputResponse> = {};
     for (const [key, request] of Object.entries(requests)) {
       // Issued by toInputRequiredResult, which checked each method and the client's capabilities.
-      answers[key] = await askClient(send, request as InputRequest, signal);
+      answers[key] = await askClient(send, request as InputRequest, signal());
     }
     current = { ...params, inputResponses: answers, requestState: result.requestState };
   }

@@ -87,9 +87,13 @@ export function createFetchHandler(
       outcome.close();
       sink.abandon(clientGone);
     };
-    const signal = request.signal;
-    if (signal.aborted) gone();
-    else signal.addEventListener('abort', gone, { once: true });
+    // Watched only once the runtime reads `context.signal` or the answer streams: on Node the adapters create
+    // `request.signal` (an AbortController) on first use, a cost most requests, answered at once, do not need.
+    sink.setWatcher(() => {
+      const signal = request.signal;
+      if (signal.aborted) gone();
+      else signal.addEventListener('abort', gone, { once: true });
+    });
     return sink.response;
   };
 
@@ -108,8 +112,10 @@ export function createFetchHandler(
       return respond(request, sink, binding.dispatchBodiless(request.method, header, sink, authenticated));
     }
 
-    if (binding.declaresTooLarge(header('content-length'))) return toResponse(binding.tooLarge);
-    const body = await readRequestBody(request, binding.maxBodyBytes);
+    const contentLength = header('content-length');
+    if (binding.declaresTooLarge(contentLength)) return toResponse(binding.tooLarge);
+    const declared = contentLength === undefined || !/^\d+$/.test(contentLength) ? undefined : Number(contentLength);
+    const body = await readRequestBody(request, binding.maxBodyBytes, declared);
     if (body === 'too_large') return toResponse(binding.tooLarge);
     if (body === 'aborted')
       return toResponse(errorReply(400, ErrorCode.InvalidRequest, 'The request body was aborted'));

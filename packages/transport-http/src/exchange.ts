@@ -31,6 +31,11 @@ export interface ResponseSink {
   end(): void;
   /** Drops the response at once (a reader that does not keep up). */
   destroy(): void;
+  /**
+   * Someone now needs to learn that the client went away (the runtime read `context.signal`): a front whose
+   * watching costs something starts it here rather than for every request. Optional; may be called more than once.
+   */
+  watchClient?(): void;
 }
 
 /** Tuning for one exchange, fixed per handler. */
@@ -80,7 +85,9 @@ export class Exchange implements RequestContext, OpenResponse {
   readonly request: RequestContext['request'];
   readonly #sink: ResponseSink;
   readonly #legacy: LegacyExchangeOptions | undefined;
-  readonly #sse: SseWriter;
+  readonly #sseOptions: ExchangeOptions;
+  /** Made when the answer turns into a stream: most answers are plain JSON. */
+  #sse: SseWriter | undefined;
   #state = PENDING;
   #controller: AbortController | undefined;
   #aborted = false;
@@ -94,10 +101,7 @@ export class Exchange implements RequestContext, OpenResponse {
     this.principal = principal;
     this.#sink = sink;
     this.#legacy = legacy;
-    this.#sse = new SseWriter(sink, options, () => {
-      this.#state = DONE;
-      this.cancel();
-    });
+    this.#sseOptions = options;
     this.session = legacy?.session.peer;
     if (legacy !== undefined) {
       const session = legacy.session;
@@ -110,6 +114,7 @@ export class Exchange implements RequestContext, OpenResponse {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort();
+      else this.#sink.watchClient?.();
     }
     return this.#controller.signal;
   }
@@ -117,8 +122,7 @@ export class Exchange implements RequestContext, OpenResponse {
   /** Bound, so the runtime may pass `context.notify` around on its own. */
   readonly notify = (notification: TransportNotification): void => {
     if (this.#state === DONE) return;
-    if (this.#state === PENDING) this.#startStream();
-    this.#sse.send(notification);
+    (this.#state === PENDING ? this.#startStream() : (this.#sse as SseWriter)).send(notification);
   };
 
   /** Writes the runtime's answer; `undefined` (a notification was accepted) becomes 202 with no body. */
@@ -126,8 +130,9 @@ export class Exchange implements RequestContext, OpenResponse {
     if (this.#state === DONE) return;
     if (this.#state === STREAMING) {
       this.#state = DONE;
-      if (response !== undefined) this.#sse.send(response);
-      this.#sse.end();
+      const sse = this.#sse as SseWriter;
+      if (response !== undefined) sse.send(response);
+      sse.end();
       return;
     }
     this.#state = DONE;
@@ -145,7 +150,7 @@ export class Exchange implements RequestContext, OpenResponse {
   readonly close = (): void => {
     if (this.#state === DONE) return;
     this.#state = DONE;
-    this.#sse.stop();
+    this.#sse?.stop();
     if (this.#legacy === undefined) this.cancel();
   };
 
@@ -161,13 +166,18 @@ export class Exchange implements RequestContext, OpenResponse {
       this.#legacy?.session.route(message);
       return;
     }
-    if (this.#state === PENDING) this.#startStream();
-    this.#sse.send(message);
+    (this.#state === PENDING ? this.#startStream() : (this.#sse as SseWriter)).send(message);
   };
 
-  #startStream(): void {
+  #startStream(): SseWriter {
     this.#state = STREAMING;
-    this.#sse.open(this.#legacy?.streamHeaders);
+    const sse = new SseWriter(this.#sink, this.#sseOptions, () => {
+      this.#state = DONE;
+      this.cancel();
+    });
+    this.#sse = sse;
+    sse.open(this.#legacy?.streamHeaders);
+    return sse;
   }
 }
 

@@ -16,6 +16,9 @@ export function toResponse(reply: HttpReply): Response {
 export class FetchResponseSink implements ResponseSink {
   readonly response: Promise<Response>;
   onCancel: (() => void) | undefined;
+  #watcher: (() => void) | undefined;
+  #watchWanted = false;
+  #watching = false;
   #resolve: (response: Response) => void = () => {};
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #open = false;
@@ -48,7 +51,24 @@ export class FetchResponseSink implements ResponseSink {
     this.#resolve(response);
   }
 
+  /**
+   * How to start watching for the client to go away. It runs once, when the answer streams or the exchange's signal
+   * is made (which may happen before the watcher is set: the runtime runs as soon as the message is dispatched).
+   */
+  setWatcher(watcher: () => void): void {
+    this.#watcher = watcher;
+    if (this.#watchWanted) this.watchClient();
+  }
+
+  watchClient(): void {
+    this.#watchWanted = true;
+    if (this.#watching || this.#watcher === undefined) return;
+    this.#watching = true;
+    this.#watcher();
+  }
+
   openStream(headers: Readonly<Record<string, string>>): void {
+    this.watchClient();
     // highWaterMark 0 with a byte-size strategy: -desiredSize is exactly the unsent backlog.
     const stream = new ReadableStream<Uint8Array>(
       {

@@ -3,12 +3,25 @@ export type ReadRequestBodyFailure = 'too_large' | 'aborted';
 
 /**
  * Reads a fetch `Request` body as bytes, holding at most `maxBytes`: reading stops (and the stream is cancelled) as
- * soon as the body grows past it. Decoding is the caller's (strict UTF-8).
+ * soon as the body grows past it. Decoding is the caller's (strict UTF-8). `declaredBytes` is the request's
+ * `Content-Length` when it has one, already checked against `maxBytes`.
  */
 export async function readRequestBody(
   request: Request,
   maxBytes: number,
+  declaredBytes?: number,
 ): Promise<Uint8Array | ReadRequestBodyFailure> {
+  // A declared length bounds what the platform delivers (HTTP framing), so the body is read in one piece: Node
+  // adapters serve `arrayBuffer()` straight from the socket, while `request.body` makes them build a web stream.
+  if (declaredBytes !== undefined && declaredBytes <= maxBytes) {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } catch {
+      return 'aborted';
+    }
+    return bytes.byteLength > maxBytes ? 'too_large' : bytes;
+  }
   const body = request.body;
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();

@@ -45,6 +45,28 @@ describe('createFetchHandler: exchanges', () => {
     expect('headers' in (recorded.contexts[0] ?? {})).toBe(false);
   });
 
+  it('reads a body of declared length in one piece and leaves request.signal alone when nobody needs it', async () => {
+    // Node adapters build a web stream for `request.body` and an AbortController for `request.signal` on first use:
+    // an answer the runtime gives at once, without reading context.signal, must need neither.
+    const { handler } = setup();
+    const text = JSON.stringify(rpc(20, 'tools/call', { name: 'greet', arguments: { who: 'x' } }));
+    const request = post(
+      text,
+      mcpHeaders('tools/call', { 'mcp-name': 'greet', 'content-length': String(text.length) }),
+    );
+    const touched: string[] = [];
+    const watched = new Proxy(request, {
+      get(target, key) {
+        if (key === 'signal' || key === 'body') touched.push(key);
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const res = await handler(watched);
+    expect(await res.json()).toMatchObject({ id: 20, result: { echo: { name: 'greet' } } });
+    expect(touched).toEqual([]);
+  });
+
   it('answers tasks/get whose Mcp-Name matches the taskId, and rejects one that does not (-32020, 400)', async () => {
     const { handler, recorded } = setup();
     const get = rpc(2, 'tasks/get', { taskId: 'task-1' });

@@ -76,6 +76,27 @@ export function exceedsDepth(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/** Longest text {@link mayNestDeeper} scans (most requests are far shorter). */
+const SCAN_LIMIT = 4096;
+
+/**
+ * False when `text` cannot nest deeper than `maxDepth`: every level opens with a `{` or `[`, so a text with at most
+ * `maxDepth` of them (counting those inside strings too, which only overcounts) is shallow enough. Scanning the
+ * characters costs less than walking the parsed value, which allocates.
+ */
+function mayNestDeeper(text: string, maxDepth: number): boolean {
+  if (text.length <= 2 * maxDepth) return false;
+  // A long text is walked instead: the scan would cost more than the walk of a large, flat message.
+  if (text.length > SCAN_LIMIT) return true;
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // 0x7b `{`, 0x5b `[`
+    if ((code === 0x7b || code === 0x5b) && ++opened > maxDepth) return true;
+  }
+  return false;
+}
+
 /**
  * The shared ingress decoder of every transport: JSON text to a message, refusing what later walks (schema
  * validation, freezing, copying) could not handle safely. Unparseable text gets `-32700` without an id; a message
@@ -90,8 +111,7 @@ export function decodeMessage(text: string, options: DecodeOptions = {}): Decode
     return { ok: false, error: INVALID_JSON_ERROR };
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  // A text of n characters nests at most n / 2 levels: short messages skip the walk.
-  if (text.length > 2 * maxDepth && exceedsDepth(message, maxDepth)) {
+  if (mayNestDeeper(text, maxDepth) && exceedsDepth(message, maxDepth)) {
     const rawId = isRecord(message) ? message.id : undefined;
     const error = {
       code: ErrorCode.InvalidParams,

@@ -27,6 +27,16 @@ describe('decodeMessage', () => {
     expect(deep).toMatchObject({ ok: false, error: { id: 7, error: { code: -32602, data: { maxDepth: 64 } } } });
   });
 
+  it('counts brackets inside strings only against the scan, never against the message', () => {
+    // Many `[` in a string: the scan cannot rule the message out, the walk finds it shallow.
+    expect(decodeMessage(JSON.stringify({ id: 1, params: { text: '['.repeat(500) } })).ok).toBe(true);
+    // Just past maxDepth, short (scanned) and long (walked without a scan).
+    const pad = 'x'.repeat(5000);
+    for (const text of [`{"id":2,"params":${nested(64)}}`, `{"id":2,"pad":"${pad}","params":${nested(64)}}`]) {
+      expect(decodeMessage(text)).toMatchObject({ ok: false, error: { id: 2, error: { code: -32602 } } });
+    }
+  });
+
   it('walks a 1,000,000-deep value without recursion', () => {
     const value = JSON.parse(nested(1_000_000));
     expect(exceedsDepth(value, 64)).toBe(true);

@@ -3,19 +3,21 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { expressTasksGet, greetCallCase, httpTasksGet } from './cases/httpCases.js';
+import { expressTasksGet, fetchTasksGet, greetCallCase, httpTasksGet, sessionCallCase } from './cases/httpCases.js';
 import { latencyCase } from './cases/latencyCase.js';
 import { memoryCase } from './cases/memoryCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
 import { postgresCase } from './cases/postgresCase.js';
 import { scaleCase } from './cases/scaleCase.js';
 import { storeCase } from './cases/storeCase.js';
-import { goalMet, machine, markdownTable, writeResults } from './lib/report.js';
+import { goalMet, loadAverage, machine, markdownTable, writeResults } from './lib/report.js';
 
 const CASES = {
   'http-tasks-get': httpTasksGet,
+  'fetch-tasks-get': fetchTasksGet,
   'express-tasks-get': expressTasksGet,
   'http-greet': greetCallCase,
+  'http-session': sessionCallCase,
   'ws-tasks-get': wsTasksGet,
   'stdio-tasks-get': stdioTasksGet,
   'task-store': storeCase,
@@ -66,7 +68,13 @@ const failures = [];
 for (const name of selected) {
   process.stderr.write(`${name}\n`);
   try {
-    rows.push(...(await CASES[name](ctx)));
+    // The machine's load around each case: on a shared machine it tells which figures to trust.
+    const loadBefore = loadAverage();
+    const caseStarted = performance.now();
+    const caseRows = await CASES[name](ctx);
+    const load = { before: loadBefore, after: loadAverage() };
+    rows.push(...caseRows.map((row) => ({ ...row, load })));
+    process.stderr.write(`  ${name}: ${((performance.now() - caseStarted) / 1000).toFixed(1)} s\n`);
   } catch (error) {
     failures.push({ case: name, error: String(error?.stack ?? error) });
     process.stderr.write(`  FAILED: ${error?.stack ?? error}\n`);

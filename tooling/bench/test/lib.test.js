@@ -56,6 +56,13 @@ describe('report', () => {
     );
     assert.match(table[3], /\*\*no\*\*/);
   });
+
+  it('shows the load average around the case next to the CPU per operation', () => {
+    const row = { ...paired, load: { before: [3.5, 2, 1], after: [4.25, 2, 1] } };
+    const [, , line] = markdownTable([row, paired]).split('\n');
+    assert.match(line, /\| 3\.50 → 4\.25 \|/);
+    assert.match(markdownTable([paired]).split('\n')[2], /\| — \|/);
+  });
 });
 
 describe('messages', () => {

@@ -5,6 +5,7 @@ import { stdioChannel } from '../src/clients/stdioChannel.js';
 import { startServer } from '../src/lib/child.js';
 import { postJson } from '../src/lib/httpLoad.js';
 import { greetCall, httpHeaders, tasksGet } from '../src/lib/messages.js';
+import { legacyGreetCall, legacyHeaders, openLegacySession } from '../src/lib/sessions.js';
 
 // Smoke tests of the benchmark servers: each answers what the cases expect, so a broken composition fails here
 // rather than as a silently meaningless number.
@@ -25,6 +26,31 @@ describe('benchmark servers', () => {
     assert.equal(reply.result.taskId, ours.info.taskId);
     const greet = greetCall();
     const greeting = await postJson(ours.info.url, greet, httpHeaders(greet));
+    assert.equal(greeting.result.content[0].text, 'Hello, bench!');
+  });
+
+  it('ours through the fetch-API core answers tasks/get with a working task', async () => {
+    const ours = await start('oursFetch');
+    const get = tasksGet(ours.info.taskId);
+    const reply = await postJson(ours.info.url, get, httpHeaders(get));
+    assert.equal(reply.result.status, 'working');
+  });
+
+  it('ours greets in a 2025-era session (initialize once, then tools/call with Mcp-Session-Id)', async () => {
+    const ours = await start('oursHttp');
+    const headers = await openLegacySession(ours.info.url);
+    assert.match(headers['mcp-session-id'], /\S/);
+    const greeting = await postJson(ours.info.url, legacyGreetCall(), headers);
+    assert.equal(greeting.result.content[0].text, 'Hello, bench!');
+  });
+
+  it('the SDK v1 server greets statelessly and in a session', async () => {
+    const stateless = await start('sdkV1Greet', { env: { BENCH_SDK_MODE: 'stateless' } });
+    const once = await postJson(stateless.info.url, legacyGreetCall(), legacyHeaders());
+    assert.equal(once.result.content[0].text, 'Hello, bench!');
+    const session = await start('sdkV1Greet', { env: { BENCH_SDK_MODE: 'session' } });
+    const headers = await openLegacySession(session.info.url);
+    const greeting = await postJson(session.info.url, legacyGreetCall(), headers);
     assert.equal(greeting.result.content[0].text, 'Hello, bench!');
   });
 

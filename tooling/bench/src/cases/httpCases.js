@@ -2,34 +2,51 @@ import { startServer } from '../lib/child.js';
 import { httpLoad, postJson } from '../lib/httpLoad.js';
 import { greetCall, httpHeaders, tasksGet } from '../lib/messages.js';
 import { pairedRuns } from '../lib/pairedRuns.js';
+import { legacyGreetCall, legacyHeaders, openLegacySession } from '../lib/sessions.js';
+
+/** A 2026-07-28 request with its routing headers, the same for every connection. */
+const stateless = (message) => async () => ({ message, headers: httpHeaders(message) });
 
 /**
- * One HTTP comparison: starts our server (learning the exact response it gives, so the echo baseline can answer
- * with one of the same size), checks both answer correctly, then measures each connection count side by side.
+ * One HTTP comparison. Each side names its server (`servers/<name>.js`) and how to build its request (`request`,
+ * given the server's ready info; it may open a session first). Our server starts first: the echo baselines answer
+ * with the exact result ours gives (`echoReply: true`) to the same request. A side naming the same server as ours (no echo) is served
+ * by the same process. Both answers are checked, then each connection count is measured side by side.
  */
 async function httpPair(ctx, spec) {
-  const ours = await startServer(spec.ours, { execArgv: ctx.oursExecArgv });
+  const ours = await startServer(spec.ours.server, { execArgv: ctx.oursExecArgv });
   let baseline;
   try {
-    const message = spec.message(ours.info);
-    const headers = httpHeaders(message);
-    const reply = await postJson(ours.info.url, message, headers);
+    const oursRequest = await spec.ours.request(ours.info);
+    const reply = await postJson(ours.info.url, oursRequest.message, oursRequest.headers);
     spec.check(reply);
-    baseline = await startServer(spec.baseline, { env: { BENCH_ECHO_RESULT: JSON.stringify(reply.result) } });
-    const baselineReply = await postJson(baseline.info.url, message, headers);
-    if (spec.baselineCheck) spec.baselineCheck(baselineReply);
+    const { server: name, env, echoReply } = spec.baseline;
+    baseline =
+      name === spec.ours.server && !echoReply
+        ? ours
+        : await startServer(name, {
+            env: { ...env, ...(echoReply && { BENCH_ECHO_RESULT: JSON.stringify(reply.result) }) },
+          });
+    // Without a request of its own, the baseline gets exactly ours.
+    const baselineRequest = spec.baseline.request ? await spec.baseline.request(baseline.info) : oursRequest;
+    const baselineReply = await postJson(baseline.info.url, baselineRequest.message, baselineRequest.headers);
+    (spec.baselineCheck ?? spec.check)(baselineReply);
     const sizes = { ours: JSON.stringify(reply).length, baseline: JSON.stringify(baselineReply).length };
-    const servers = { ours, baseline };
+    const sides = { ours: { server: ours, ...oursRequest }, baseline: { server: baseline, ...baselineRequest } };
     const rows = [];
     for (const connections of spec.connections) {
-      const load = (side, seconds) => httpLoad({ url: servers[side].info.url, message, headers, connections, seconds });
+      const load = (side, seconds) => {
+        const { server, message, headers } = sides[side];
+        return httpLoad({ url: server.info.url, message, headers, connections, seconds });
+      };
       const result = await pairedRuns({
         reps: ctx.reps,
         warmUp: (side) => load(side, ctx.warmSeconds),
         measure: async (side) => {
-          const before = await servers[side].stats();
+          const server = sides[side].server;
+          const before = await server.stats();
           const run = await load(side, ctx.seconds);
-          const after = await servers[side].stats();
+          const after = await server.stats();
           return { rate: run.rps, cpuPerOp: (after.cpuMicros - before.cpuMicros) / run.total, p99: run.p99 };
         },
       });
@@ -39,11 +56,12 @@ async function httpPair(ctx, spec) {
         title: spec.title,
         variant: `${connections} conn`,
         unit: 'req/s',
-        oursLabel: spec.oursLabel,
-        baselineLabel: spec.baselineLabel,
+        oursLabel: spec.ours.label,
+        baselineLabel: spec.baseline.label,
         ...result,
         goal,
         responseBytes: sizes,
+        note: spec.note,
       });
       ctx.progress(rows.at(-1));
     }
@@ -63,19 +81,35 @@ function expectGreeting(reply) {
   if (text !== 'Hello, bench!') throw new Error(`greet answered ${JSON.stringify(reply)}`);
 }
 
+const oursTasksGet = (server, label) => ({
+  server,
+  label,
+  request: async (info) => stateless(tasksGet(info.taskId))(),
+});
+
 /** HTTP tasks/get on a working task: ours on node:http vs a raw node:http JSON echo. */
 export function httpTasksGet(ctx) {
   return httpPair(ctx, {
     id: 'http-tasks-get',
     title: 'HTTP tasks/get (working task)',
-    ours: 'oursHttp',
-    oursLabel: 'createHttpHandler on node:http',
-    baseline: 'rawHttpEcho',
-    baselineLabel: 'raw node:http JSON echo',
-    message: (info) => tasksGet(info.taskId),
+    ours: oursTasksGet('oursHttp', 'createHttpHandler on node:http'),
+    baseline: { server: 'rawHttpEcho', label: 'raw node:http JSON echo', echoReply: true },
     check: expectWorkingTask,
     connections: ctx.quick ? [10] : [1, 10, 100],
     goalAt: 10,
+    goal: { min: 0.8 },
+  });
+}
+
+/** HTTP tasks/get through the fetch-API core (createFetchHandler on Node via @hono/node-server) vs the raw echo. */
+export function fetchTasksGet(ctx) {
+  return httpPair(ctx, {
+    id: 'fetch-tasks-get',
+    title: 'HTTP tasks/get, fetch-API core on Node',
+    ours: oursTasksGet('oursFetch', 'createFetchHandler via @hono/node-server'),
+    baseline: { server: 'rawHttpEcho', label: 'raw node:http JSON echo', echoReply: true },
+    check: expectWorkingTask,
+    connections: [10],
     goal: { min: 0.6 },
   });
 }
@@ -85,30 +119,80 @@ export function expressTasksGet(ctx) {
   return httpPair(ctx, {
     id: 'express-tasks-get',
     title: 'HTTP tasks/get via express 5',
-    ours: 'oursExpress',
-    oursLabel: 'express.json() + createHttpHandler',
-    baseline: 'expressEcho',
-    baselineLabel: 'bare express 5 echo',
-    message: (info) => tasksGet(info.taskId),
+    ours: oursTasksGet('oursExpress', 'express.json() + createHttpHandler'),
+    baseline: { server: 'expressEcho', label: 'bare express 5 echo', echoReply: true },
     check: expectWorkingTask,
     connections: [10],
     goal: { min: 0.8 },
   });
 }
 
-/** Synchronous tools/call greet: our runtime vs the official SDK v2 server (stateless). */
-export function greetCallCase(ctx) {
-  return httpPair(ctx, {
-    id: 'http-greet',
-    title: 'HTTP tools/call greet (sync)',
-    ours: 'oursHttp',
-    oursLabel: 'McpServer + createHttpHandler',
-    baseline: 'sdkGreet',
-    baselineLabel: '@modelcontextprotocol/server 2.4.0 (stateless)',
-    message: () => greetCall(),
-    check: expectGreeting,
-    baselineCheck: expectGreeting,
+const oursGreet = { server: 'oursHttp', label: 'McpServer + createHttpHandler', request: stateless(greetCall()) };
+
+/**
+ * Synchronous tools/call greet: our runtime (2026-07-28, stateless) vs the official SDK v2 server (stateless
+ * createMcpHandler), and vs the official SDK v1 server (stateless Streamable HTTP, 2025-era requests).
+ */
+export async function greetCallCase(ctx) {
+  const common = { id: 'http-greet', title: 'HTTP tools/call greet (sync)', check: expectGreeting };
+  const v2 = await httpPair(ctx, {
+    ...common,
+    ours: oursGreet,
+    baseline: {
+      server: 'sdkGreet',
+      label: '@modelcontextprotocol/server 2.4.0 (stateless)',
+      request: stateless(greetCall()),
+    },
     connections: [10],
-    goal: { min: 3 },
+    goal: { min: 10 },
+    note: 'vs SDK v2',
   });
+  const v1 = await httpPair(ctx, {
+    ...common,
+    ours: oursGreet,
+    baseline: {
+      server: 'sdkV1Greet',
+      label: '@modelcontextprotocol/sdk 1.32.2 (stateless)',
+      env: { BENCH_SDK_MODE: 'stateless' },
+      request: async () => ({ message: legacyGreetCall(), headers: legacyHeaders() }),
+    },
+    connections: [10],
+    goal: { min: 10 },
+    note: 'vs SDK v1',
+  });
+  return [...v2, ...v1];
+}
+
+/** A 2025-era session at the server: `initialize` once, then `tools/call` with its `Mcp-Session-Id`. */
+const legacySession = async (info) => ({ message: legacyGreetCall(), headers: await openLegacySession(info.url) });
+
+/**
+ * A 2025-era session (initialize once, then tools/call with `Mcp-Session-Id`) on our server: vs our 2026-07-28
+ * stateless path in the same process, and vs the official SDK v1 server in session mode.
+ */
+export async function sessionCallCase(ctx) {
+  const common = { id: 'http-session', title: 'HTTP tools/call greet, 2025-era session', check: expectGreeting };
+  const ours = { server: 'oursHttp', label: 'McpServer + createHttpHandler, 2025-era session', request: legacySession };
+  const eras = await httpPair(ctx, {
+    ...common,
+    ours,
+    baseline: { ...oursGreet, label: 'the same server, 2026-07-28 stateless' },
+    connections: [10],
+    goal: { min: 0.8 },
+    note: 'vs our 2026 stateless path',
+  });
+  const v1 = await httpPair(ctx, {
+    ...common,
+    ours,
+    baseline: {
+      server: 'sdkV1Greet',
+      label: '@modelcontextprotocol/sdk 1.32.2 (session)',
+      env: { BENCH_SDK_MODE: 'session' },
+      request: legacySession,
+    },
+    connections: [10],
+    goal: { min: 5 },
+    note: 'vs SDK v1 sessions',
+  });
+  return [...eras, ...v1];
 }

@@ -19,8 +19,13 @@ export function machine() {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
-    loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+    loadAverage: loadAverage(),
   };
+}
+
+/** The machine's 1, 5 and 15 minute load averages (runnable processes; this machine's core count is the ceiling). */
+export function loadAverage() {
+  return os.loadavg().map((value) => Number(value.toFixed(2)));
 }
 
 /** Whether a row met its goal; undefined when it has none. Goals apply to the ratio when there is a baseline. */
@@ -48,11 +53,15 @@ function cell(summary, format) {
   return summary.values.length === 1 ? formatter(summary.median) : formatSummary(summary, formatter);
 }
 
+function loadText(load) {
+  return load === undefined ? '—' : `${load.before[0].toFixed(2)} → ${load.after[0].toFixed(2)}`;
+}
+
 /** The markdown table: median (min–max) of each side, the ratio, the goal and whether it was met. */
 export function markdownTable(rows) {
   const lines = [
-    '| case | variant | ours | baseline | ratio | goal | met | server CPU µs/op ours / baseline | notes |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| case | variant | ours | baseline | ratio | goal | met | server CPU µs/op ours / baseline | load 1 min before → after | notes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     const met = goalMet(row);
@@ -63,7 +72,9 @@ export function markdownTable(rows) {
     lines.push(
       `| ${row.title} | ${row.variant} | ${cell(row.ours, row.format)}${unit} | ${cell(row.baseline, row.format)} | ${
         row.ratio ? cell(row.ratio, 'ratio') : '—'
-      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${row.note ?? ''} |`,
+      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${loadText(row.load)} | ${
+        row.note ?? ''
+      } |`,
     );
   }
   return lines.join('\n');
