@@ -37,6 +37,9 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
   let wake: (() => void) | undefined;
   let live = false;
   let closed = false;
+  /** Live, and the catch-up poll is still due unless a pushed state arrives first. */
+  let catchUp = false;
+  let liveRounds = 0;
   const push = (item: Item): void => {
     queue.push(item);
     wake?.();
@@ -44,6 +47,7 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
   const feed: ObserverFeed = {
     state(task) {
       // A state pushed after the subscription became live is at least as fresh as the catch-up poll would read.
+      catchUp = false;
       const pending = queue.findIndex((item) => item.kind === 'poll_now');
       if (pending !== -1) queue.splice(pending, 1);
       push({ kind: 'state', task });
@@ -51,8 +55,19 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
     live(isLive) {
       if (isLive === live) return;
       live = isLive;
-      if (isLive) push({ kind: 'poll_now' });
-      else wake?.();
+      if (!isLive) {
+        catchUp = false;
+        liveRounds++;
+        wake?.();
+        return;
+      }
+      // Servers commonly send each task's current state right behind the acknowledgement: give it one turn of
+      // the event loop to arrive before spending a tasks/get on the catch-up.
+      catchUp = true;
+      const round = ++liveRounds;
+      options.clock.sleep(0).then(() => {
+        if (round === liveRounds && catchUp && !closed) push({ kind: 'poll_now' });
+      });
     },
   };
 
