@@ -81,6 +81,9 @@ export class ListenMultiplexer {
       clock: this.#options.clock,
       safetyPollMs,
       onClose: () => this.#leave(group, taskId),
+      // A new stream opens with a burst of current states that may span many reads: the poll due anyway is the
+      // catch-up for a server that sends none.
+      catchUp: 'scheduled',
     });
     // The same task driven twice at once: the later drive takes over the pushes.
     group.members.set(taskId, { taskId, feed, refused: false });
@@ -224,8 +227,11 @@ export interface ListenOptions {
   readonly maxTaskIdsPerStream?: number | undefined;
 }
 
-/** Milliseconds between two listen requests of one stream, per task id it carries (50 ms at 1,000 tasks). */
-const RELISTEN_MS_PER_TASK = 0.05;
+/**
+ * Milliseconds between two listen requests of one stream, per task id it carries: 1 s at 1,000 tasks, so the
+ * current states a server sends on each new stream stay near 1,000 per second however many tasks are in flight.
+ */
+const RELISTEN_MS_PER_TASK = 1;
 
 /** The multiplexer `McpClient` uses for `tasks.listen` (`true` or {@link ListenOptions}); undefined when off. */
 export function listenMultiplexer(

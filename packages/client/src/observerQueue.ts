@@ -27,6 +27,12 @@ export interface QueuedObserverOptions {
   readonly safetyPollMs: number;
   /** Called once by the observer's `close()`. */
   readonly onClose: () => void;
+  /**
+   * How a newly live subscription catches up with changes made before it took effect: `now` polls once at once
+   * (after one turn of the event loop, unless a pushed state arrives first); `scheduled` keeps the poll that was
+   * due anyway (a pushed state arriving first replaces it), for a stream whose pushed states may come in a burst.
+   */
+  readonly catchUp: 'now' | 'scheduled';
 }
 
 type Item = { readonly kind: 'state'; readonly task: DetailedTask } | { readonly kind: 'poll_now' };
@@ -61,6 +67,7 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
         wake?.();
         return;
       }
+      if (options.catchUp === 'scheduled') return;
       // Servers commonly send each task's current state right behind the acknowledgement: give it one turn of
       // the event loop to arrive before spending a tasks/get on the catch-up.
       catchUp = true;

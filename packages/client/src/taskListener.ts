@@ -70,6 +70,7 @@ export function listeningObserver(options: ListeningObserverOptions): TaskObserv
     clock: options.clock,
     safetyPollMs: options.safetyPollMs,
     onClose: () => stream.abort(),
+    catchUp: 'now',
   });
   const onNotification = (notification: TransportNotification): void => {
     if (subscriptionId === undefined || subscriptionIdOf(notification) !== subscriptionId) return;

@@ -146,18 +146,28 @@ describe('ListenMultiplexer', () => {
     await expect(a.next()).resolves.toMatchObject({ status: 'completed' });
   });
 
-  it('polls once when a task becomes live, unless a pushed state arrives first', async () => {
+  it('catches up with the poll that was due anyway, unless a pushed state arrives first', async () => {
     const { server, polls, observe } = setUp();
     const a = observe('a');
     const b = observe('b');
+    const nextA = a.next();
+    const nextB = b.next();
     await settle();
     server.opened[0]!.ack();
     server.opened[0]!.state('b', 'working');
-    const nextA = a.next();
-    await settle(); // the catch-up poll waits one turn of the event loop for a pushed state
+    await expect(nextB).resolves.toMatchObject({ taskId: 'b' });
+    await vi.advanceTimersByTimeAsync(POLL_MS - 1);
+    expect(polls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     await expect(nextA).resolves.toMatchObject({ taskId: 'a' });
-    await expect(b.next()).resolves.toMatchObject({ taskId: 'b' });
     expect(polls).toEqual(['a']);
+    // Live now: the next wait is the safety poll.
+    const again = a.next();
+    await vi.advanceTimersByTimeAsync(SAFETY_MS - 1);
+    expect(polls).toEqual(['a']);
+    await vi.advanceTimersByTimeAsync(1);
+    await again;
+    expect(polls).toEqual(['a', 'a']);
   });
 
   it('drops a repeated state (a new stream opens with every task current state)', async () => {

@@ -2,6 +2,7 @@ import { McpClient } from '@mcp-tasks/client';
 import { HttpClientTransport } from '@mcp-tasks/transport-http';
 import { startServer } from '../lib/child.js';
 import { percentile, summarize } from '../lib/stats.js';
+import { latencyInFlightRow } from './latencyInFlight.js';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -74,8 +75,7 @@ async function rawPushes(url, count, concurrency) {
  */
 export async function latencyCase(ctx) {
   const count = ctx.quick ? 20 : 100;
-  // Few at a time: the client runtime's own CPU per task (fetch, one SSE stream per task) must not be what is
-  // measured; on a 2-core machine 10 concurrent listen-driven tasks keep the client process ~70% busy.
+  // Few at a time: the latency of a lightly loaded client and server; the 1,000-in-flight row below loads both.
   const concurrency = Number(process.env.BENCH_LATENCY_CONCURRENCY ?? 4);
   // Each repetition takes ~5 s here; 3 are enough for a median with a spread.
   const reps = Math.min(ctx.reps, 3);
@@ -145,6 +145,8 @@ export async function latencyCase(ctx) {
     } finally {
       await raw.stop();
     }
+    rows.push(await latencyInFlightRow(ctx));
+    ctx.progress(rows.at(-1));
     return rows;
   } finally {
     await server.stop();
