@@ -21,6 +21,8 @@ export interface ListenMultiplexerOptions {
    * joined meanwhile poll.
    */
   readonly relistenMsPerTask: number;
+  /** The longest such pause. */
+  readonly relistenMaxMs: number;
 }
 
 interface Member {
@@ -112,7 +114,9 @@ export class ListenMultiplexer {
   #schedule(group: Group): void {
     if (group.scheduled || group.opening !== undefined) return;
     group.scheduled = true;
-    const pause = group.lastOpenAt + group.members.size * this.#options.relistenMsPerTask - this.#options.clock.now();
+    const { relistenMsPerTask, relistenMaxMs } = this.#options;
+    const wait = Math.min(relistenMaxMs, group.members.size * relistenMsPerTask);
+    const pause = group.lastOpenAt + wait - this.#options.clock.now();
     const flush = () => {
       group.scheduled = false;
       this.#flush(group);
@@ -228,10 +232,11 @@ export interface ListenOptions {
 }
 
 /**
- * Milliseconds between two listen requests of one stream, per task id it carries: 1 s at 1,000 tasks, so the
- * current states a server sends on each new stream stay near 1,000 per second however many tasks are in flight.
+ * The pause between two listen requests of one stream: 0.25 ms per task id it carries, at most 250 ms (reached at
+ * 1,000 tasks). Each request makes the server send every task's current state again (a few µs each), while a task
+ * that is not live yet when its first poll falls due costs a whole `tasks/get`; servers ask for polls ≥ 1 s apart.
  */
-const RELISTEN_MS_PER_TASK = 1;
+const RELISTEN_PAUSE = { msPerTask: 0.25, maxMs: 250 };
 
 /** The multiplexer `McpClient` uses for `tasks.listen` (`true` or {@link ListenOptions}); undefined when off. */
 export function listenMultiplexer(
@@ -244,5 +249,11 @@ export function listenMultiplexer(
   if (!Number.isInteger(maxTaskIdsPerStream) || maxTaskIdsPerStream < 1) {
     throw new RangeError(`tasks.listen.maxTaskIdsPerStream must be a positive integer, got ${maxTaskIdsPerStream}`);
   }
-  return new ListenMultiplexer({ open, clock, maxTaskIdsPerStream, relistenMsPerTask: RELISTEN_MS_PER_TASK });
+  return new ListenMultiplexer({
+    open,
+    clock,
+    maxTaskIdsPerStream,
+    relistenMsPerTask: RELISTEN_PAUSE.msPerTask,
+    relistenMaxMs: RELISTEN_PAUSE.maxMs,
+  });
 }

@@ -78,9 +78,15 @@ function task(taskId: string, status: 'working' | 'input_required' | 'completed'
 const SAFETY_MS = 60_000;
 const POLL_MS = 1_000;
 
-function setUp(maxTaskIdsPerStream = 1000, relistenMsPerTask = 0) {
+function setUp(maxTaskIdsPerStream = 1000, relistenMsPerTask = 0, relistenMaxMs = 1000) {
   const server = fakeServer();
-  const mux = new ListenMultiplexer({ open: server.open, clock: systemClock, maxTaskIdsPerStream, relistenMsPerTask });
+  const mux = new ListenMultiplexer({
+    open: server.open,
+    clock: systemClock,
+    maxTaskIdsPerStream,
+    relistenMsPerTask,
+    relistenMaxMs,
+  });
   const polls: string[] = [];
   const observe = (taskId: string) => {
     const observer = mux.observe(
@@ -265,6 +271,19 @@ describe('ListenMultiplexer', () => {
       ['a', 'b'],
       ['a', 'b', 'c'],
     ]);
+  });
+
+  it('caps the pause between two listen requests', async () => {
+    const { server, observe } = setUp(1000, 10, 15);
+    observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack();
+    observe('c');
+    await vi.advanceTimersByTimeAsync(14); // 2 tasks × 10 ms, capped at 15
+    expect(server.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened).toHaveLength(2);
   });
 
   it('is off unless asked for, and checks the cap', () => {
