@@ -27,7 +27,8 @@ export interface ListenMultiplexerOptions {
 
 interface Member {
   readonly taskId: string;
-  readonly feed: ObserverFeed;
+  /** One per drive of this task (the same task may be driven twice at once, e.g. resumed while driven). */
+  readonly feeds: Set<ObserverFeed>;
   /** The acknowledged stream this task is live on. */
   liveOn?: Stream | undefined;
   /** Refused by an acknowledgement, or its stream failed: it polls from now on. */
@@ -77,19 +78,24 @@ export class ListenMultiplexer {
 
   /** An observer of `taskId` fed by the shared stream; its `close()` leaves it. */
   observe(taskId: string, poll: (signal: AbortSignal) => Promise<DetailedTask>, safetyPollMs: number): TaskObserver {
-    const group = this.#groupWithRoom();
+    const group = this.#groups.find((candidate) => candidate.members.has(taskId)) ?? this.#groupWithRoom();
     const { observer, feed } = queuedObserver({
       poll,
       clock: this.#options.clock,
       safetyPollMs,
-      onClose: () => this.#leave(group, taskId),
+      onClose: () => this.#leave(group, taskId, feed),
       // A new stream opens with a burst of current states that may span many reads: the poll due anyway is the
       // catch-up for a server that sends none.
       catchUp: 'scheduled',
     });
-    // The same task driven twice at once: the later drive takes over the pushes.
-    group.members.set(taskId, { taskId, feed, refused: false });
-    this.#schedule(group);
+    const member = group.members.get(taskId);
+    if (member === undefined) {
+      group.members.set(taskId, { taskId, feeds: new Set([feed]), refused: false });
+      this.#schedule(group);
+    } else {
+      member.feeds.add(feed);
+      if (member.liveOn !== undefined) feed.live(true);
+    }
     return observer;
   }
 
@@ -101,7 +107,9 @@ export class ListenMultiplexer {
     return group;
   }
 
-  #leave(group: Group, taskId: string): void {
+  #leave(group: Group, taskId: string, feed: ObserverFeed): void {
+    const member = group.members.get(taskId);
+    if (member === undefined || !member.feeds.delete(feed) || member.feeds.size > 0) return;
     group.members.delete(taskId);
     if (group.members.size > 0) return;
     group.current?.controller.abort();
@@ -170,7 +178,7 @@ export class ListenMultiplexer {
     const task = pushedTask(notification);
     if (task === undefined || task.taskId !== member.taskId) return;
     member.lastSeen = seen;
-    member.feed.state(task);
+    for (const feed of member.feeds) feed.state(task);
   }
 
   #onAck(group: Group, stream: Stream, agreed: readonly unknown[]): void {
@@ -187,11 +195,11 @@ export class ListenMultiplexer {
       if (acked.has(taskId)) {
         member.refused = false;
         member.liveOn = stream;
-        member.feed.live(true);
+        for (const feed of member.feeds) feed.live(true);
       } else {
         member.refused = true;
         member.liveOn = undefined;
-        member.feed.live(false);
+        for (const feed of member.feeds) feed.live(false);
       }
     }
     replaced?.controller.abort();
@@ -208,7 +216,7 @@ export class ListenMultiplexer {
       if (member.liveOn === stream || (member.liveOn === undefined && stream.acked === undefined)) {
         member.refused = true;
         member.liveOn = undefined;
-        member.feed.live(false);
+        for (const feed of member.feeds) feed.live(false);
       }
     }
     if (group.opening === undefined && this.#groups.includes(group)) this.#schedule(group);

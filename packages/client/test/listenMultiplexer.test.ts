@@ -286,6 +286,21 @@ describe('ListenMultiplexer', () => {
     expect(server.opened).toHaveLength(2);
   });
 
+  it('feeds every drive of a task driven twice at once, until the last one leaves', async () => {
+    const { server, mux, observe } = setUp();
+    const first = observe('a');
+    const second = observe('a');
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a']]);
+    server.opened[0]!.ack();
+    first.close();
+    server.opened[0]!.state('a', 'completed');
+    await expect(second.next()).resolves.toMatchObject({ status: 'completed' });
+    expect(mux.openStreams).toBe(1);
+    second.close();
+    expect(mux.openStreams).toBe(0);
+  });
+
   it('is off unless asked for, and checks the cap', () => {
     const open = fakeServer().open;
     expect(listenMultiplexer(undefined, systemClock, open)).toBeUndefined();
