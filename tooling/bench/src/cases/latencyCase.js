@@ -2,7 +2,7 @@ import { McpClient } from '@mcp-tasks/client';
 import { HttpClientTransport } from '@mcp-tasks/transport-http';
 import { startServer } from '../lib/child.js';
 import { percentile, summarize } from '../lib/stats.js';
-import { latencyInFlightRow } from './latencyInFlight.js';
+import { latencyInFlightRow, observedSleep } from './latencyInFlight.js';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -17,20 +17,7 @@ async function observeCompletions(client, count, concurrency) {
   const worker = async () => {
     while (next < count) {
       next++;
-      let observedAt;
-      const result = await client.callTool(
-        'sleep',
-        { ms: 150 + Math.floor(Math.random() * 100) },
-        {
-          onStatus: (task) => {
-            if (task.status === 'completed') observedAt ??= now();
-          },
-        },
-      );
-      observedAt ??= now();
-      const completedAt = result.structuredContent?.completedAt;
-      if (typeof completedAt !== 'number') throw new Error(`sleep answered ${JSON.stringify(result)}`);
-      delays.push(observedAt - completedAt);
+      delays.push(await observedSleep(client, 150 + Math.floor(Math.random() * 100)));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

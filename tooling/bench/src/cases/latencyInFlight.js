@@ -17,29 +17,37 @@ const SLEEP_MIN_MS = Number(process.env.BENCH_LATENCY_SLEEP_MS ?? 4000);
 const QUICK = { inFlight: 200, sleepMinMs: 1000 };
 
 /**
+ * Calls `sleep` for `ms` through `client` and resolves with the delay (ms) from the task's completion on the server
+ * (stamped by the tool) to the moment the client runtime observed it (its `completed` state, or the result).
+ */
+export async function observedSleep(client, ms) {
+  let observedAt;
+  const result = await client.callTool(
+    'sleep',
+    { ms },
+    {
+      onStatus: (task) => {
+        if (task.status === 'completed') observedAt ??= now();
+      },
+    },
+  );
+  observedAt ??= now();
+  const completedAt = result.structuredContent?.completedAt;
+  if (typeof completedAt !== 'number') throw new Error(`sleep answered ${JSON.stringify(result)}`);
+  return observedAt - completedAt;
+}
+
+/**
  * `inFlight` workers, each calling `sleep` `1 + perWorker` times in a row through one client, so `inFlight` tasks
  * are in flight at once: all started together, then each replaced as it ends. The first round (the ramp, every
- * task starting at once) is not measured; resolves with each later task's delay from its completion on the server
- * to the moment the client observed it.
+ * task starting at once) is not measured; resolves with the observation delay of each later task.
  */
 async function observeInFlight(client, { inFlight, perWorker, sleepMinMs }) {
   const delays = [];
   const worker = async () => {
     for (let i = 0; i <= perWorker; i++) {
-      let observedAt;
-      const result = await client.callTool(
-        'sleep',
-        { ms: sleepMinMs + Math.floor(Math.random() * sleepMinMs) },
-        {
-          onStatus: (task) => {
-            if (task.status === 'completed') observedAt ??= now();
-          },
-        },
-      );
-      observedAt ??= now();
-      const completedAt = result.structuredContent?.completedAt;
-      if (typeof completedAt !== 'number') throw new Error(`sleep answered ${JSON.stringify(result)}`);
-      if (i > 0) delays.push(observedAt - completedAt);
+      const delay = await observedSleep(client, sleepMinMs + Math.floor(Math.random() * sleepMinMs));
+      if (i > 0) delays.push(delay);
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
