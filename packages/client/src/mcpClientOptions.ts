@@ -27,9 +27,9 @@ export interface TaskSupportOptions extends PollingOptions {
    * `notifications/tasks`. All tasks the client drives share one stream (more past
    * {@link ListenOptions.maxTaskIdsPerStream}): a task joining is batched with others into one new listen
    * request carrying the whole set, and the stream it replaces closes once the new one is acknowledged. A task
-   * polls until its subscription is acknowledged, polls once then (unless a notification arrives first), and polls
-   * for good when the server leaves it out of the acknowledgement or its stream ends; while live, a slow safety
-   * poll still runs every `maxIntervalMs`. `true` means `{}`. @default false
+   * polls as without `listen` until its subscription is acknowledged (the poll due then is its catch-up, unless a
+   * notification arrives first), and for good when the server leaves it out of the acknowledgement or its stream
+   * ends; while live, a slow safety poll still runs every `maxIntervalMs`. `true` means `{}`. @default false
    */
   readonly listen?: boolean | ListenOptions | undefined;
 }
