@@ -47,6 +47,7 @@ import { buildLegacyCapabilities } from './legacyCapabilities.js';
 import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
 import { type LegacyCallOptions, LegacyToolCalls } from './legacyTaskDriver.js';
 import { LegacyTaskReceiver } from './legacyTaskReceiver.js';
+import { type ListenMultiplexer, listenMultiplexer } from './listenMultiplexer.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -63,7 +64,6 @@ import { type RawResult, RpcClient } from './rpcClient.js';
 import { type DriveTaskOptions, driveTask, type TaskOperations } from './taskDriver.js';
 import type { RequestResult } from './taskHandle.js';
 import type { TaskJournal } from './taskJournal.js';
-import { listeningObserver } from './taskListener.js';
 import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
 import { checkNegotiation } from './versionNegotiation.js';
 
@@ -83,7 +83,8 @@ export class McpClient {
   readonly #tasksEnabled: boolean;
   readonly #polling: ResolvedPollingOptions;
   readonly #journal: TaskJournal | undefined;
-  readonly #listen: boolean;
+  /** The listen stream(s) shared by the tasks this client drives, with `tasks.listen`. */
+  readonly #listen: ListenMultiplexer | undefined;
   readonly #clock: Clock;
   readonly #cache: ResultCache | undefined;
   readonly #maxInputRounds: number;
@@ -109,7 +110,6 @@ export class McpClient {
     );
     this.#polling = resolvePollingOptions(taskOptions);
     this.#journal = taskOptions.journal;
-    this.#listen = taskOptions.listen ?? false;
     this.#clock = options.clock ?? systemClock;
     this.#cache = options.cache === false ? undefined : new ResultCache(this.#clock);
     this.#maxInputRounds = options.maxInputRounds ?? 10;
@@ -122,6 +122,14 @@ export class McpClient {
     });
     // Tasks a 2025-11-25 server asked this client to run (task-augmented elicitation and sampling).
     const receiver = new LegacyTaskReceiver(this.#clock);
+    this.#listen = listenMultiplexer(taskOptions.listen, this.#clock, (params, onNotification, onSend, signal) =>
+      this.#rpc.request('subscriptions/listen', params, {
+        capabilities: this.#capabilities,
+        signal,
+        onNotification,
+        onSend,
+      }),
+    );
     this.#era = new EraConnection({
       negotiation,
       rpc: this.#rpc,
@@ -446,21 +454,11 @@ export class McpClient {
       update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
       cancel: (id, signal) => this.cancelTask(id, { signal }),
     };
-    const observer = this.#listen
-      ? listeningObserver({
-          taskId,
-          open: (params, onNotification, onSend, signal) =>
-            this.#rpc.request('subscriptions/listen', params, {
-              capabilities: this.#capabilities,
-              signal,
-              onNotification,
-              onSend,
-            }),
-          poll: (signal) => this.getTask(taskId, { signal }),
-          clock: this.#clock,
-          safetyPollMs: this.#polling.maxIntervalMs,
-        })
-      : undefined;
+    const observer = this.#listen?.observe(
+      taskId,
+      (signal) => this.getTask(taskId, { signal }),
+      this.#polling.maxIntervalMs,
+    );
     return driveTask(taskId, seed, {
       observer,
       operations,

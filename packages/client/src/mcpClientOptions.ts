@@ -11,6 +11,7 @@ import type {
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
+import type { ListenOptions } from './listenMultiplexer.js';
 import type { ProgressListener } from './progressHandler.js';
 import type { TaskStatusListener } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
@@ -22,11 +23,15 @@ export interface TaskSupportOptions extends PollingOptions {
   /** Records pending tasks so a restarted process can resume them. */
   readonly journal?: TaskJournal | undefined;
   /**
-   * Also subscribe to each driven task with `subscriptions/listen` and take its states from `notifications/tasks`
-   *. Polling continues while the stream is not live, and as a slow safety net (every `maxIntervalMs`) while
-   * it is. @default false
+   * Also subscribe to the driven tasks with `subscriptions/listen` and take their states from
+   * `notifications/tasks`. All tasks the client drives share one stream (more past
+   * {@link ListenOptions.maxTaskIdsPerStream}): a task joining is batched with others into one new listen
+   * request carrying the whole set, and the stream it replaces closes once the new one is acknowledged. A task
+   * polls as without `listen` until its subscription is acknowledged (the poll due then is its catch-up, unless a
+   * notification arrives first), and for good when the server leaves it out of the acknowledgement or its stream
+   * ends; while live, a slow safety poll still runs every `maxIntervalMs`. `true` means `{}`. @default false
    */
-  readonly listen?: boolean | undefined;
+  readonly listen?: boolean | ListenOptions | undefined;
 }
 
 /** Options of {@link McpClient}. */

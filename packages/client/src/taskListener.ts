@@ -9,6 +9,7 @@ import {
   type TransportNotification,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
+import { queuedObserver } from './observerQueue.js';
 import type { TaskObserver } from './taskDriver.js';
 
 /** Opens the listen stream; settles when it ends (server closed it, transport dropped, or `signal` aborted). */
@@ -33,44 +34,57 @@ export interface ListeningObserverOptions {
   readonly safetyPollMs: number;
 }
 
-type Item = { readonly kind: 'state'; readonly task: DetailedTask } | { readonly kind: 'poll_now' };
+/** The subscription id a listen-stream notification carries in `_meta`, if any. */
+export function subscriptionIdOf(notification: TransportNotification): unknown {
+  const meta = notification.params?._meta as Record<string, unknown> | undefined;
+  return meta?.[META.subscriptionId];
+}
+
+/** The task ids an acknowledgement lists (`notifications.taskIds`); empty when it lists none. */
+export function acknowledgedTaskIds(notification: TransportNotification): readonly unknown[] {
+  const agreed = (notification.params?.notifications as { taskIds?: unknown } | undefined)?.taskIds;
+  return Array.isArray(agreed) ? agreed : [];
+}
 
 /**
- * An observer that subscribes to `taskId` with `subscriptions/listen` (`notifications.taskIds`). It accepts only
- * notifications whose `_meta` subscription id is the listen request's id and whose task is `taskId`. Until the
- * acknowledgement lists `taskId`, and again after the stream ends or fails, it polls on the usual schedule; on
- * the acknowledgement it polls once at once, to catch changes made before the subscription took effect.
+ * The task state a `notifications/tasks` carries, without its `_meta`; undefined when malformed (ignored: the
+ * next poll reads the same state from the source of truth).
+ */
+export function pushedTask(notification: TransportNotification): DetailedTask | undefined {
+  const parsed = TaskStatusNotificationParamsSchema.safeParse(notification.params);
+  if (!parsed.success) return undefined;
+  const { _meta: _dropped, ...task } = parsed.data;
+  return task as DetailedTask;
+}
+
+/**
+ * An observer that subscribes to `taskId` with its own `subscriptions/listen` (`notifications.taskIds`). It
+ * accepts only notifications whose `_meta` subscription id is the listen request's id and whose task is
+ * `taskId`. Until the acknowledgement lists `taskId`, and again after the stream ends or fails, it polls on the
+ * usual schedule; on the acknowledgement it polls once at once (unless a pushed state arrives first), to catch
+ * changes made before the subscription took effect. `McpClient` shares one stream among all the tasks it drives
+ * instead; this is for callers that drive single tasks themselves.
  */
 export function listeningObserver(options: ListeningObserverOptions): TaskObserver {
-  const queue: Item[] = [];
-  let wake: (() => void) | undefined;
-  let live = false;
   let subscriptionId: number | undefined;
   const stream = new AbortController();
-  const push = (item: Item): void => {
-    queue.push(item);
-    wake?.();
-  };
+  const { observer, feed } = queuedObserver({
+    poll: options.poll,
+    clock: options.clock,
+    safetyPollMs: options.safetyPollMs,
+    onClose: () => stream.abort(),
+    catchUp: 'now',
+  });
   const onNotification = (notification: TransportNotification): void => {
-    const params = notification.params;
-    const meta = params?._meta as Record<string, unknown> | undefined;
-    if (subscriptionId === undefined || meta?.[META.subscriptionId] !== subscriptionId) return;
+    if (subscriptionId === undefined || subscriptionIdOf(notification) !== subscriptionId) return;
     if (notification.method === 'notifications/subscriptions/acknowledged') {
-      const agreed = (params?.notifications as { taskIds?: unknown } | undefined)?.taskIds;
-      if (Array.isArray(agreed) && agreed.includes(options.taskId)) {
-        live = true;
-        push({ kind: 'poll_now' });
-      } else {
-        stream.abort();
-      }
+      if (acknowledgedTaskIds(notification).includes(options.taskId)) feed.live(true);
+      else stream.abort();
       return;
     }
     if (notification.method !== 'notifications/tasks') return;
-    const parsed = TaskStatusNotificationParamsSchema.safeParse(params);
-    // A malformed push is ignored: the next poll reads the same state from the source of truth.
-    if (!parsed.success || parsed.data.taskId !== options.taskId) return;
-    const { _meta: _dropped, ...task } = parsed.data;
-    push({ kind: 'state', task: task as DetailedTask });
+    const task = pushedTask(notification);
+    if (task?.taskId === options.taskId) feed.state(task);
   };
   options
     .open(
@@ -82,43 +96,6 @@ export function listeningObserver(options: ListeningObserverOptions): TaskObserv
       stream.signal,
     )
     .catch(() => undefined)
-    .finally(() => {
-      live = false;
-      wake?.();
-    });
-
-  const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const timer = new AbortController();
-      const settle = (): void => {
-        wake = undefined;
-        timer.abort();
-        signal.removeEventListener('abort', onAbort);
-      };
-      const done = (): void => {
-        settle();
-        resolve();
-      };
-      // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
-      const onAbort = (): void => {
-        settle();
-        reject(signal.reason);
-      };
-      wake = done;
-      signal.addEventListener('abort', onAbort, { once: true });
-      options.clock.sleep(ms, timer.signal).then(done, () => undefined);
-    });
-
-  return {
-    async next(delayMs, signal) {
-      signal.throwIfAborted();
-      if (queue.length === 0) await waitForItem(live ? options.safetyPollMs : delayMs, signal);
-      const item = queue.shift();
-      if (item?.kind === 'state') return item.task;
-      return options.poll(signal);
-    },
-    close() {
-      stream.abort();
-    },
-  };
+    .finally(() => feed.live(false));
+  return observer;
 }

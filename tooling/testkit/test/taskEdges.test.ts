@@ -214,7 +214,7 @@ describe('input edge cases', () => {
 });
 
 describe('several tasks at once', () => {
-  it('C21: concurrent listened tasks each get their own stream and their own result', async () => {
+  it('C21: concurrent listened tasks share one stream and each gets its own result', async () => {
     const h = createHarness({ tasks: { pollIntervalMs: 3_600_000 } });
     const gates = new Map<string, Deferred<void>>();
     h.server.tool({
@@ -234,9 +234,11 @@ describe('several tasks at once', () => {
     const calls = ids.map((id) => client.callTool('job', { id }));
     await vi.waitFor(() => {
       expect(gates.size).toBe(3);
-      // Each stream is acknowledged before its task finishes.
-      const acked = h.sent('subscriptions/listen').filter((e) => e.notifications.length > 0);
-      expect(acked).toHaveLength(3);
+      // One open stream, acknowledged for all three before any finishes.
+      const open = h.sent('subscriptions/listen').filter((e) => e.response === undefined);
+      expect(open).toHaveLength(1);
+      const ack = open[0]?.notifications.find((n) => n.method === 'notifications/subscriptions/acknowledged');
+      expect((ack?.params?.notifications as { taskIds?: unknown[] } | undefined)?.taskIds).toHaveLength(3);
     });
     for (const id of [...ids].reverse()) gates.get(id)?.resolve();
     const results = await Promise.all(calls);

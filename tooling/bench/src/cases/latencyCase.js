@@ -2,6 +2,7 @@ import { McpClient } from '@mcp-tasks/client';
 import { HttpClientTransport } from '@mcp-tasks/transport-http';
 import { startServer } from '../lib/child.js';
 import { percentile, summarize } from '../lib/stats.js';
+import { latencyInFlightRow, observedSleep } from './latencyInFlight.js';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -16,20 +17,7 @@ async function observeCompletions(client, count, concurrency) {
   const worker = async () => {
     while (next < count) {
       next++;
-      let observedAt;
-      const result = await client.callTool(
-        'sleep',
-        { ms: 150 + Math.floor(Math.random() * 100) },
-        {
-          onStatus: (task) => {
-            if (task.status === 'completed') observedAt ??= now();
-          },
-        },
-      );
-      observedAt ??= now();
-      const completedAt = result.structuredContent?.completedAt;
-      if (typeof completedAt !== 'number') throw new Error(`sleep answered ${JSON.stringify(result)}`);
-      delays.push(observedAt - completedAt);
+      delays.push(await observedSleep(client, 150 + Math.floor(Math.random() * 100)));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -74,8 +62,7 @@ async function rawPushes(url, count, concurrency) {
  */
 export async function latencyCase(ctx) {
   const count = ctx.quick ? 20 : 100;
-  // Few at a time: the client runtime's own CPU per task (fetch, one SSE stream per task) must not be what is
-  // measured; on a 2-core machine 10 concurrent listen-driven tasks keep the client process ~70% busy.
+  // Few at a time: the latency of a lightly loaded client and server; the 1,000-in-flight row below loads both.
   const concurrency = Number(process.env.BENCH_LATENCY_CONCURRENCY ?? 4);
   // Each repetition takes ~5 s here; 3 are enough for a median with a spread.
   const reps = Math.min(ctx.reps, 3);
@@ -145,6 +132,8 @@ export async function latencyCase(ctx) {
     } finally {
       await raw.stop();
     }
+    rows.push(await latencyInFlightRow(ctx));
+    ctx.progress(rows.at(-1));
     return rows;
   } finally {
     await server.stop();

@@ -13,6 +13,21 @@ const taskId = await createWorkingTask(runtime);
  * delay from the tool's completion stamp to the moment the runtime hands the notification to the transport. This
  * splits completion → observation into the server's share and the transport + client's share.
  */
+let openListens = 0;
+const notifiedCompletions = new Set();
+
+/**
+ * BENCH_TIMING=1 also counts `subscriptions/listen` streams: each listen request is recorded as `listen` (its count
+ * is the number of listen requests), and each completion notification records how many streams were open then
+ * (`openListenStreams`).
+ */
+function countedListen(message, response) {
+  if (message?.method !== 'subscriptions/listen') return response;
+  recordLatency('listen', 0);
+  openListens++;
+  return Promise.resolve(response).finally(() => openListens--);
+}
+
 function timedHandle(message, context) {
   // Delegating getters, not a spread: the transport's context computes `signal` lazily from private state.
   const observed = {
@@ -24,13 +39,20 @@ function timedHandle(message, context) {
     },
     notify: (notification) => {
       const completedAt = notification.params?.result?.structuredContent?.completedAt;
-      if (notification.method === 'notifications/tasks' && typeof completedAt === 'number') {
+      // Once per task: a later listen request opens with each task's current state, which is no new completion.
+      if (
+        notification.method === 'notifications/tasks' &&
+        typeof completedAt === 'number' &&
+        !notifiedCompletions.has(notification.params.taskId)
+      ) {
+        notifiedCompletions.add(notification.params.taskId);
         recordLatency('notify', performance.timeOrigin + performance.now() - completedAt);
+        recordLatency('openListenStreams', openListens);
       }
       context.notify(notification);
     },
   };
-  return runtime.handle(message, observed);
+  return countedListen(message, runtime.handle(message, observed));
 }
 
 const endpoint = createHttpHandler(

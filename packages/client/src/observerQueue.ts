@@ -1,0 +1,118 @@
+/**
+ * The task-side half of a notification-driven observer: pushed states queue up for the driver, and whenever no
+ * subscription is live the driver polls on its usual schedule. Shared by the per-task listen observer and the
+ * per-client listen multiplexer, which differ only in where the pushes come from.
+ */
+import type { DetailedTask } from '@mcp-tasks/protocol';
+import type { Clock } from './clock.js';
+import type { TaskObserver } from './taskDriver.js';
+
+/** What a notification source tells one task's observer. */
+export interface ObserverFeed {
+  /** A state pushed by the server for this task. */
+  state(task: DetailedTask): void;
+  /**
+   * The subscription to this task became live (`true`: poll once at once, unless a pushed state arrives first,
+   * to catch changes made before it took effect) or stopped being live (`false`: poll on the usual schedule).
+   */
+  live(isLive: boolean): void;
+}
+
+/** Options of {@link queuedObserver}. */
+export interface QueuedObserverOptions {
+  /** One `tasks/get`. */
+  readonly poll: (signal: AbortSignal) => Promise<DetailedTask>;
+  readonly clock: Clock;
+  /** While live, a safety poll still runs after this long without a notification. */
+  readonly safetyPollMs: number;
+  /** Called once by the observer's `close()`. */
+  readonly onClose: () => void;
+  /**
+   * How a newly live subscription catches up with changes made before it took effect: `now` polls once at once
+   * (after one turn of the event loop, unless a pushed state arrives first); `scheduled` keeps the poll that was
+   * due anyway (a pushed state arriving first replaces it), for a stream whose pushed states may come in a burst.
+   */
+  readonly catchUp: 'now' | 'scheduled';
+}
+
+type Item = { readonly kind: 'state'; readonly task: DetailedTask } | { readonly kind: 'poll_now' };
+
+/** An observer fed by {@link ObserverFeed}; polls whenever nothing was pushed in time. */
+export function queuedObserver(options: QueuedObserverOptions): { observer: TaskObserver; feed: ObserverFeed } {
+  const queue: Item[] = [];
+  let wake: (() => void) | undefined;
+  let live = false;
+  let closed = false;
+  /** Live, and the catch-up poll is still due unless a pushed state arrives first. */
+  let catchUp = false;
+  let liveRounds = 0;
+  const push = (item: Item): void => {
+    queue.push(item);
+    wake?.();
+  };
+  const feed: ObserverFeed = {
+    state(task) {
+      // A state pushed after the subscription became live is at least as fresh as the catch-up poll would read.
+      catchUp = false;
+      const pending = queue.findIndex((item) => item.kind === 'poll_now');
+      if (pending !== -1) queue.splice(pending, 1);
+      push({ kind: 'state', task });
+    },
+    live(isLive) {
+      if (isLive === live) return;
+      live = isLive;
+      if (!isLive) {
+        catchUp = false;
+        liveRounds++;
+        wake?.();
+        return;
+      }
+      if (options.catchUp === 'scheduled') return;
+      // Servers commonly send each task's current state right behind the acknowledgement: give it one turn of
+      // the event loop to arrive before spending a tasks/get on the catch-up.
+      catchUp = true;
+      const round = ++liveRounds;
+      options.clock.sleep(0).then(() => {
+        if (round === liveRounds && catchUp && !closed) push({ kind: 'poll_now' });
+      });
+    },
+  };
+
+  const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const timer = new AbortController();
+      const settle = (): void => {
+        wake = undefined;
+        timer.abort();
+        signal.removeEventListener('abort', onAbort);
+      };
+      const done = (): void => {
+        settle();
+        resolve();
+      };
+      // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
+      const onAbort = (): void => {
+        settle();
+        reject(signal.reason);
+      };
+      wake = done;
+      signal.addEventListener('abort', onAbort, { once: true });
+      options.clock.sleep(ms, timer.signal).then(done, () => undefined);
+    });
+
+  const observer: TaskObserver = {
+    async next(delayMs, signal) {
+      signal.throwIfAborted();
+      if (queue.length === 0) await waitForItem(live ? options.safetyPollMs : delayMs, signal);
+      const item = queue.shift();
+      if (item?.kind === 'state') return item.task;
+      return options.poll(signal);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      options.onClose();
+    },
+  };
+  return { observer, feed };
+}

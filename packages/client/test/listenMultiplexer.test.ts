@@ -1,0 +1,311 @@
+import { type DetailedTask, META, type TransportNotification } from '@mcp-tasks/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../src/clock.js';
+import { ListenMultiplexer, listenMultiplexer } from '../src/listenMultiplexer.js';
+
+/** One listen request the multiplexer opened, settled by the test. */
+interface Opened {
+  readonly id: number;
+  readonly taskIds: string[];
+  readonly signal: AbortSignal;
+  readonly push: (method: string, params: Record<string, unknown>, subscriptionId?: number) => void;
+  readonly ack: (taskIds?: string[]) => void;
+  readonly state: (taskId: string, status: Parameters<typeof task>[1], lastUpdatedAt?: string) => void;
+  readonly fail: () => void;
+  readonly end: () => void;
+}
+
+function fakeServer() {
+  const opened: Opened[] = [];
+  let nextId = 100;
+  const open = (
+    params: Readonly<Record<string, unknown>>,
+    onNotification: (notification: TransportNotification) => void,
+    onSend: (id: number) => void,
+    signal: AbortSignal,
+  ) =>
+    new Promise<unknown>((resolve, reject) => {
+      const id = nextId++;
+      onSend(id);
+      const taskIds = [...((params.notifications as { taskIds: string[] }).taskIds ?? [])];
+      const push: Opened['push'] = (method, body, subscriptionId = id) =>
+        onNotification({
+          jsonrpc: '2.0',
+          method,
+          params: { ...body, _meta: { [META.subscriptionId]: subscriptionId } },
+        });
+      opened.push({
+        id,
+        taskIds,
+        signal,
+        push,
+        ack: (agreed = taskIds) =>
+          push('notifications/subscriptions/acknowledged', { notifications: { taskIds: agreed } }),
+        state: (taskId, status, lastUpdatedAt = '2026-01-01T00:00:01Z') =>
+          push('notifications/tasks', { ...task(taskId, status), lastUpdatedAt }),
+        fail: () => reject(new Error('dropped')),
+        end: () => resolve({ resultType: 'complete' }),
+      });
+      signal.addEventListener('abort', () => resolve({}), { once: true });
+    });
+  return { open, opened, live: () => opened.filter((o) => !o.signal.aborted) };
+}
+
+/** A well-formed state of each status the tests use. */
+function task(taskId: string, status: 'working' | 'input_required' | 'completed' | 'failed'): DetailedTask {
+  const base = { taskId, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: null };
+  switch (status) {
+    case 'working':
+      return { ...base, status };
+    case 'completed':
+      return { ...base, status, result: { content: [] } };
+    case 'failed':
+      return { ...base, status, error: { code: -32603, message: 'boom' } };
+    case 'input_required':
+      return {
+        ...base,
+        status,
+        inputRequests: {
+          k: {
+            method: 'elicitation/create',
+            params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } },
+          },
+        },
+      } as DetailedTask;
+  }
+}
+
+const SAFETY_MS = 60_000;
+const POLL_MS = 1_000;
+
+function setUp(maxTaskIdsPerStream = 1000, relistenMsPerTask = 0, relistenMaxMs = 1000) {
+  const server = fakeServer();
+  const mux = new ListenMultiplexer({
+    open: server.open,
+    clock: systemClock,
+    maxTaskIdsPerStream,
+    relistenMsPerTask,
+    relistenMaxMs,
+  });
+  const polls: string[] = [];
+  const observe = (taskId: string) => {
+    const observer = mux.observe(
+      taskId,
+      async () => {
+        polls.push(taskId);
+        return task(taskId, 'working');
+      },
+      SAFETY_MS,
+    );
+    const controller = new AbortController();
+    return { observer, next: () => observer.next(POLL_MS, controller.signal), close: () => observer.close() };
+  };
+  return { server, mux, polls, observe };
+}
+
+/** Lets microtasks (the batched flush, promise chains) run without moving the fake clock. */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ListenMultiplexer', () => {
+  it('subscribes tasks joining together with one listen request and routes each notification to its task', async () => {
+    const { server, mux, observe } = setUp();
+    const a = observe('a');
+    const b = observe('b');
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b']]);
+    const [stream] = server.opened;
+    stream!.ack();
+    stream!.state('b', 'completed');
+    // Noise: another subscription, a task nobody observes.
+    stream!.push('notifications/tasks', { ...task('a', 'failed') }, 999);
+    stream!.state('zzz', 'completed');
+    stream!.state('a', 'input_required');
+    await expect(b.next()).resolves.toMatchObject({ taskId: 'b', status: 'completed' });
+    await expect(a.next()).resolves.toMatchObject({ taskId: 'a', status: 'input_required' });
+    expect(mux.openStreams).toBe(1);
+    a.close();
+    b.close();
+  });
+
+  it('batches joins made while an ack is pending into one listen with the full set, closing the old after the new ack', async () => {
+    const { server, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    for (const id of ['b', 'c', 'd']) observe(id);
+    await settle();
+    expect(server.opened).toHaveLength(1); // waits for the first ack
+    server.opened[0]!.ack();
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['a', 'b', 'c', 'd']]);
+    expect(server.opened[0]!.signal.aborted).toBe(false); // still serving until the new one is acknowledged
+    server.opened[1]!.ack();
+    expect(server.opened[0]!.signal.aborted).toBe(true);
+    expect(server.live()).toHaveLength(1);
+    server.opened[1]!.state('a', 'completed');
+    await expect(a.next()).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('catches up with the poll that was due anyway, unless a pushed state arrives first', async () => {
+    const { server, polls, observe } = setUp();
+    const a = observe('a');
+    const b = observe('b');
+    const nextA = a.next();
+    const nextB = b.next();
+    await settle();
+    server.opened[0]!.ack();
+    server.opened[0]!.state('b', 'working');
+    await expect(nextB).resolves.toMatchObject({ taskId: 'b' });
+    await vi.advanceTimersByTimeAsync(POLL_MS - 1);
+    expect(polls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(nextA).resolves.toMatchObject({ taskId: 'a' });
+    expect(polls).toEqual(['a']);
+    // Live now: the next wait is the safety poll.
+    const again = a.next();
+    await vi.advanceTimersByTimeAsync(SAFETY_MS - 1);
+    expect(polls).toEqual(['a']);
+    await vi.advanceTimersByTimeAsync(1);
+    await again;
+    expect(polls).toEqual(['a', 'a']);
+  });
+
+  it('drops a repeated state (a new stream opens with every task current state)', async () => {
+    const { server, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    server.opened[0]!.state('a', 'working');
+    await a.next(); // the pushed state
+    observe('b');
+    await settle();
+    server.opened[1]!.ack();
+    server.opened[1]!.state('a', 'working'); // same state again, on the new stream
+    server.opened[1]!.state('a', 'completed', '2026-01-01T00:00:02Z');
+    await expect(a.next()).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('polls a task the acknowledgement leaves out, and never asks for it again', async () => {
+    const { server, polls, observe } = setUp();
+    const a = observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack(['b']);
+    const next = a.next();
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await expect(next).resolves.toMatchObject({ taskId: 'a' });
+    expect(polls).toContain('a');
+    observe('c');
+    await settle();
+    expect(server.opened[1]!.taskIds).toEqual(['b', 'c']);
+  });
+
+  it('splits tasks over as few streams as the per-stream cap allows', async () => {
+    const { server, mux, observe } = setUp(2);
+    for (const id of ['a', 'b', 'c', 'd', 'e']) observe(id);
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(mux.openStreams).toBe(3);
+  });
+
+  it('closes the stream once every task has left, and sends nothing when one leaves', async () => {
+    const { server, mux, observe } = setUp();
+    const a = observe('a');
+    const b = observe('b');
+    await settle();
+    server.opened[0]!.ack();
+    a.close();
+    await settle();
+    expect(server.opened).toHaveLength(1);
+    expect(server.opened[0]!.signal.aborted).toBe(false);
+    b.close();
+    expect(server.opened[0]!.signal.aborted).toBe(true);
+    expect(mux.openStreams).toBe(0);
+  });
+
+  it('falls back to polling when the stream fails before its ack, without asking again', async () => {
+    const { server, polls, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.fail();
+    await settle();
+    const next = a.next();
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await expect(next).resolves.toMatchObject({ taskId: 'a' });
+    expect(polls).toEqual(['a']);
+    expect(server.opened).toHaveLength(1);
+  });
+
+  it('polls at once when a live stream ends, then on the usual schedule', async () => {
+    const { server, polls, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    server.opened[0]!.state('a', 'working');
+    await a.next();
+    const waiting = a.next(); // would wait SAFETY_MS while live
+    server.opened[0]!.end();
+    await settle();
+    await expect(waiting).resolves.toMatchObject({ taskId: 'a' });
+    expect(polls).toEqual(['a']);
+    expect(server.opened).toHaveLength(1);
+  });
+
+  it('waits between two listen requests of a stream, per task it carries', async () => {
+    const { server, observe } = setUp(1000, 10);
+    observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack(); // opened at t=0 with 2 tasks
+    observe('c');
+    await vi.advanceTimersByTimeAsync(19); // the pause starts at the ack: 2 tasks × 10 ms after the last open
+    expect(server.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened.map((o) => o.taskIds)).toEqual([
+      ['a', 'b'],
+      ['a', 'b', 'c'],
+    ]);
+  });
+
+  it('caps the pause between two listen requests', async () => {
+    const { server, observe } = setUp(1000, 10, 15);
+    observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack();
+    observe('c');
+    await vi.advanceTimersByTimeAsync(14); // 2 tasks × 10 ms, capped at 15
+    expect(server.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened).toHaveLength(2);
+  });
+
+  it('feeds every drive of a task driven twice at once, until the last one leaves', async () => {
+    const { server, mux, observe } = setUp();
+    const first = observe('a');
+    const second = observe('a');
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a']]);
+    server.opened[0]!.ack();
+    first.close();
+    server.opened[0]!.state('a', 'completed');
+    await expect(second.next()).resolves.toMatchObject({ status: 'completed' });
+    expect(mux.openStreams).toBe(1);
+    second.close();
+    expect(mux.openStreams).toBe(0);
+  });
+
+  it('is off unless asked for, and checks the cap', () => {
+    const open = fakeServer().open;
+    expect(listenMultiplexer(undefined, systemClock, open)).toBeUndefined();
+    expect(listenMultiplexer(false, systemClock, open)).toBeUndefined();
+    expect(listenMultiplexer(true, systemClock, open)).toBeInstanceOf(ListenMultiplexer);
+    expect(() => listenMultiplexer({ maxTaskIdsPerStream: 0 }, systemClock, open)).toThrow(RangeError);
+  });
+});
