@@ -6,7 +6,9 @@ import type { CheckName } from './transcriptSchema.js';
 
 /** The verdict of one behaviour check over a scenario's exchanges. */
 export interface CheckVerdict {
+  /** `pass`, `fail`, or `skip` when the target lacks what the check needs (a second principal). */
   readonly outcome: Outcome;
+  /** Why the check failed or was skipped; absent on a pass. */
   readonly reason?: string;
 }
 

@@ -9,7 +9,9 @@ import { formatReport } from './report.js';
 
 /** Where the CLI writes (tests capture it). */
 export interface CliOutput {
+  /** Writes text meant for standard output (reports, help, `list`). */
   out(text: string): void;
+  /** Writes text meant for standard error (usage errors, a run that could not start). */
   err(text: string): void;
 }
 

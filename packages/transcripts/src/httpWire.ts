@@ -4,11 +4,13 @@ import type { Exchange, Wire, WireRequestOptions } from './wire.js';
 
 /** Options of {@link openHttpWire}. */
 export interface HttpWireOptions {
+  /** The server's Streamable HTTP endpoint (`http(s)://…`); every request is a POST to it. */
   readonly url: string;
   /** Headers sent with every request of the main principal (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Headers of the second principal; undefined when none is configured. */
   readonly otherHeaders?: Readonly<Record<string, string>> | undefined;
+  /** The MCP protocol version sent in the computed `mcp-protocol-version` header. */
   readonly protocolVersion: string;
 }
 

@@ -1,3 +1,11 @@
+/**
+ * @mcp-tasks/transcripts: replayable wire transcripts of the MCP Tasks lifecycle (`io.modelcontextprotocol/tasks`,
+ * MCP 2026-07-28), the runner that replays them against any server over Streamable HTTP, WebSocket or stdio and
+ * reports every expectation, the recorder that writes them, and the command line around both.
+ *
+ * @module @mcp-tasks/transcripts
+ */
+
 export { type CheckVerdict, runCheck } from './checks.js';
 export { type CliOutput, runCli } from './cli.js';
 export { type HttpWireOptions, openHttpWire, routingHeaders } from './httpWire.js';

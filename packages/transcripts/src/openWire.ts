@@ -14,8 +14,9 @@ export interface Target {
   readonly token?: string | undefined;
   /** Bearer token of a second principal, for isolation checks. */
   readonly otherToken?: string | undefined;
-  /** Extra headers of each principal (HTTP requests and WebSocket upgrades), e.g. a custom auth header. */
+  /** Extra headers of the main principal (HTTP requests and WebSocket upgrades), e.g. a custom auth header. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Extra headers of the second principal; giving them (or `otherToken`) configures a second principal. */
   readonly otherHeaders?: Readonly<Record<string, string>> | undefined;
 }
 

@@ -5,9 +5,11 @@ export const OutcomeSchema = z.enum(['pass', 'fail', 'skip']);
 
 /** One reported expectation: a step's response (and HTTP head), or a behaviour checked over a scenario. */
 export const ExpectationResultSchema = z.object({
+  /** The scenario the expectation belongs to. */
   scenario: z.string(),
   /** The step's name, or `check: <name>` for a behaviour checked over the whole scenario. */
   expectation: z.string(),
+  /** `pass`, `fail`, or `skip` when the target lacks what the expectation needs (never counted as a pass). */
   outcome: OutcomeSchema,
   /** Why it failed or was skipped. */
   reason: z.string().optional(),
@@ -15,14 +17,28 @@ export const ExpectationResultSchema = z.object({
 
 /** Everything one replay found. */
 export const ReplayReportSchema = z.object({
+  /** The server replayed against: its URL, or `stdio: <command>`. */
   target: z.string(),
+  /** The transport used: Streamable HTTP, WebSocket or stdio. */
   transport: z.enum(['http', 'ws', 'stdio']),
+  /** Every expectation in replay order: each scenario's steps, then its behaviour checks. */
   results: z.array(ExpectationResultSchema),
-  summary: z.object({ pass: z.int(), fail: z.int(), skip: z.int() }),
+  /** How many expectations had each outcome. */
+  summary: z.object({
+    /** Expectations that passed. */
+    pass: z.int(),
+    /** Expectations that failed. */
+    fail: z.int(),
+    /** Expectations skipped (with their reason in `results`). */
+    skip: z.int(),
+  }),
 });
 
+/** The outcome of one expectation. */
 export type Outcome = z.infer<typeof OutcomeSchema>;
+/** One reported expectation. */
 export type ExpectationResult = z.infer<typeof ExpectationResultSchema>;
+/** Everything one replay found (what `--json` prints). */
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;
 
 /** Counts outcomes. */

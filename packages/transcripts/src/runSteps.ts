@@ -6,12 +6,27 @@ import type { AwaitNotificationStep, ListenStep, PollStep, SendStep, SingleStep,
 import type { Exchange, Wire } from './wire.js';
 
 /** A step whose expectations may still be missing: what a recording fills in. */
-export type Recordable<T> = T extends { expect: unknown } ? Omit<T, 'expect'> & { expect?: unknown } : T;
+export type Recordable<T> = T extends {
+  /** The expected response of a recorded step. */
+  expect: unknown;
+}
+  ? Omit<T, 'expect'> & {
+      /** The expected response; absent until a recording fills it in. */
+      expect?: unknown;
+    }
+  : T;
 
 /** A step to run: recorded (replay) or a skeleton still without expectations (record). */
 export type RunnableStep =
   | Recordable<SingleStep>
-  | { readonly kind: 'parallel'; readonly name: string; readonly steps: readonly Recordable<SingleStep>[] };
+  | {
+      /** Marks a group of steps sent at the same time. */
+      readonly kind: 'parallel';
+      /** A name for the group (each step inside reports under its own name). */
+      readonly name: string;
+      /** The steps, started together. */
+      readonly steps: readonly Recordable<SingleStep>[];
+    };
 
 /** How a run treats expectations. */
 export interface RunMode {
@@ -31,14 +46,24 @@ interface OpenStream {
 
 /** The state of one scenario run. */
 export class StepRunner {
+  /** The values captured so far by name, filled into later steps' `{{name}}` placeholders. */
   readonly vars = new Map<string, unknown>();
+  /** Every exchange sent so far, in sending order: what the behaviour checks read. */
   readonly log: Observation[] = [];
+  /** The expectations reported so far, in the order they were concluded. */
   readonly results: ExpectationResult[] = [];
   readonly #streams = new Map<string, OpenStream>();
 
+  /**
+   * A runner for one scenario. It sends on `wire` but does not own it: the caller closes the wire, and calls
+   * {@link StepRunner.closeAll} once the scenario's steps ran.
+   */
   constructor(
+    /** The scenario's name, reported with each expectation. */
     readonly scenario: string,
+    /** Where requests go. */
     readonly wire: Wire,
+    /** Whether expectations are checked (replay) or recorded. */
     readonly mode: RunMode,
   ) {}
 

@@ -15,7 +15,10 @@ import { TOOLS } from './scenarioTools.js';
 import type { Transcript } from './transcriptSchema.js';
 
 /** A scenario before recording: the client side of a transcript. */
-export type Scenario = Omit<Transcript, 'format' | 'steps' | 'protocolVersion'> & { readonly steps: SkeletonStep[] };
+export type Scenario = Omit<Transcript, 'format' | 'steps' | 'protocolVersion'> & {
+  /** The steps to play, without the expectations a recording fills in. */
+  readonly steps: SkeletonStep[];
+};
 
 const TASK_CREATED = { capture: { taskId: 'result.taskId' } };
 /** Polls until both questions of `multi_input` are outstanding and captures their keys. */
