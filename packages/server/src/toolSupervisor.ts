@@ -6,20 +6,15 @@ import {
   isProtocolError,
   ProtocolError,
 } from '@mcp-tasks/protocol';
-import {
-  isTaskStoreError,
-  isTerminalStatus,
-  type TaskEvent,
-  type TaskListener,
-  type TaskOperations,
-  type TaskRecord,
-} from '@mcp-tasks/task-store';
+import { isTaskStoreError, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
 import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
 import { DeferredTask } from './deferredTask.js';
+import { type DropTaskDeps, dropTask } from './dropTask.js';
 import type { JsonObject } from './jsonRpc.js';
-import { isTaskAbort, TaskAbortError } from './taskAbort.js';
+import { OutcomeWriter } from './outcomeWriter.js';
+import { type RunningTool, RunningTools } from './runningTools.js';
+import { TaskAbortError } from './taskAbort.js';
 import { taskLimitError } from './taskLimitError.js';
-import { isExpectedStoreError, writeToolOutcome } from './taskOutcomes.js';
 import type { InputChannel, ToolContext } from './toolContext.js';
 import {
   completeToolResult,
@@ -29,7 +24,6 @@ import {
   toolErrorResult,
 } from './toolInvocation.js';
 import type { RegisteredTool } from './toolRegistry.js';
-import { retryTransient } from './transientRetry.js';
 
 /** Task settings the supervisor runs tools with. */
 export interface SupervisorOptions {
@@ -70,20 +64,6 @@ export interface ToolLaunch {
   readonly ttlMs?: number | null;
 }
 
-/** A tool this instance runs, from its start until its outcome is written. */
-export interface RunningTool {
-  readonly owner: string;
-  readonly taskId: string;
-  readonly tool: RegisteredTool;
-  readonly controller: AbortController;
-  /** Until when this instance's lease is known to hold (epoch ms). */
-  leaseUntil: number;
-  /** Stops listening to the task's events; called when the call is released. */
-  unlisten: () => void;
-}
-
-const noop = () => undefined;
-
 function shuttingDown(): ProtocolError {
   return new ProtocolError(ErrorCode.InternalError, 'Server is shutting down');
 }
@@ -96,34 +76,22 @@ function shuttingDown(): ProtocolError {
  */
 export class ToolSupervisor {
   readonly #options: SupervisorOptions;
-  /** Every call from start until its tool settled and its outcome is written. */
-  readonly #calls = new Set<RunningTool>();
-  /** Calls whose task exists, by task id (cancel, lease renewal). */
-  readonly #running = new Map<string, RunningTool>();
+  readonly #tools: RunningTools;
+  readonly #outcomes: OutcomeWriter;
+  /** What dropping an abandoned call's task needs: made once here, so a call carries no object of its own. */
+  readonly #drop: DropTaskDeps;
   #closed = false;
-  /** Aborted once `close` stops waiting: outcome writes still retrying then give up (and clear their timers). */
-  readonly #stopRetries = new AbortController();
-  /** Set by `close`: resumable tools stopped by the shutdown are released to other instances, not failed. */
-  #handOver = false;
-  /**
-   * Calls by task id, for one event listener shared by every task: a closure per task cost ~100 B of heap for each
-   * waiting task. A second call of a task already listened to here gets a listener of its own.
-   */
-  readonly #listened = new Map<string, RunningTool>();
-  readonly #onTaskEvent: TaskListener = (event) => {
-    const call = this.#listened.get(event.record.taskId);
-    if (call !== undefined) this.#onEvent(call, event);
-  };
-  /** Set while `close` waits for the last call to be released. */
-  #onDrained: (() => void) | undefined;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
+    this.#tools = new RunningTools(options.ops, options.workerId);
+    this.#outcomes = new OutcomeWriter(options);
+    this.#drop = { ops: options.ops, report: options.report, outcomes: this.#outcomes, closed: () => this.#closed };
   }
 
   /** Tools whose task exists and that this instance runs. */
   get running(): ReadonlyMap<string, RunningTool> {
-    return this.#running;
+    return this.#tools.running;
   }
 
   /**
@@ -137,7 +105,7 @@ export class ToolSupervisor {
     // What outlives this call's answer (the task, the tool's context, the outcome write) must not capture this
     // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
-    const call = this.#track(owner, this.#options.newTaskId(), launch.tool);
+    const call = this.#tools.track(owner, this.#options.newTaskId(), launch.tool);
     const abandon = () => call.controller.abort(signal.reason);
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
@@ -167,7 +135,7 @@ export class ToolSupervisor {
       }
       task.forbidCreation();
       call.controller.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
-      if (task.creation !== undefined) work = this.#dropTask(call, task.creation, outcome);
+      if (task.creation !== undefined) work = dropTask(call, task.creation, outcome, this.#drop);
       throw this.#closed ? shuttingDown() : new ProtocolError(ErrorCode.InternalError, 'Request cancelled');
     } catch (error) {
       task.forbidCreation();
@@ -186,10 +154,10 @@ export class ToolSupervisor {
    * replay the answers the task already has. `record` must carry this instance's lease.
    */
   resume(record: TaskRecord, tool: RegisteredTool, makeContext: ToolLaunch['makeContext']): void {
-    const call = this.#track(record.owner, record.taskId, tool);
+    const call = this.#tools.track(record.owner, record.taskId, tool);
     call.leaseUntil = record.lease?.until ?? 0;
-    this.#running.set(record.taskId, call);
-    call.unlisten = this.#listen(call);
+    this.#tools.markRunning(call);
+    call.unlisten = this.#tools.listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const args = record.requestMeta?.arguments;
     const outcome = invokeTool(
@@ -202,7 +170,7 @@ export class ToolSupervisor {
 
   /** Aborts the tool of `taskId` if this instance runs it. */
   abort(taskId: string, reason: TaskAbortError): void {
-    this.#running.get(taskId)?.controller.abort(reason);
+    this.#tools.running.get(taskId)?.controller.abort(reason);
   }
 
   /**
@@ -213,41 +181,20 @@ export class ToolSupervisor {
    */
   async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
-    this.#handOver = handOver;
-    for (const call of this.#calls) call.controller.abort(new TaskAbortError('shutdown', 'Server shutting down'));
+    this.#outcomes.beginShutdown(handOver);
+    for (const call of this.#tools.calls) call.controller.abort(new TaskAbortError('shutdown', 'Server shutting down'));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
-    const drained =
-      this.#calls.size === 0
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            this.#onDrained = resolve;
-          });
-    await Promise.race([drained, deadline]);
+    await Promise.race([this.#tools.drained(), deadline]);
     clearTimeout(timer);
-    this.#stopRetries.abort();
-    return [...this.#running.values()];
-  }
-
-  #track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
-    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, unlisten: noop };
-    this.#calls.add(call);
-    return call;
-  }
-
-  /** Forgets `call` once its tool settled and its outcome is written (or dropped). */
-  #release(call: RunningTool): void {
-    this.#calls.delete(call);
-    if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
-    this.#unlisten(call, call.unlisten);
-    call.controller.abort(new Error('Task finished'));
-    if (this.#calls.size === 0) this.#onDrained?.();
+    this.#outcomes.stopRetries();
+    return [...this.#tools.running.values()];
   }
 
   #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
-    const release = () => this.#release(call);
+    const release = () => this.#tools.release(call);
     work.then(release, release);
   }
 
@@ -255,26 +202,11 @@ export class ToolSupervisor {
   #writeThenRelease(call: RunningTool, outcome: Promise<ToolOutcome>): void {
     void outcome.then(async (result) => {
       try {
-        await this.#writeOutcome(call, result);
+        await this.#outcomes.write(call, result);
       } finally {
-        this.#release(call);
+        this.#tools.release(call);
       }
     });
-  }
-
-  /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
-  #listen(call: RunningTool): () => void {
-    const { ops } = this.#options;
-    if (this.#listened.has(call.taskId)) {
-      return ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
-    }
-    this.#listened.set(call.taskId, call);
-    return ops.listen(call.owner, call.taskId, this.#onTaskEvent);
-  }
-
-  #unlisten(call: RunningTool, unlisten: () => void): void {
-    unlisten();
-    if (this.#listened.get(call.taskId) === call) this.#listened.delete(call.taskId);
   }
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
@@ -293,7 +225,7 @@ export class ToolSupervisor {
   async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
-    const unlisten = this.#listen(call);
+    const unlisten = this.#tools.listen(call);
     const leaseUntil = Date.now() + this.#options.leaseMs;
     let record: TaskRecord;
     try {
@@ -305,78 +237,15 @@ export class ToolSupervisor {
         lease: { worker: this.#options.workerId, until: leaseUntil },
       });
     } catch (error) {
-      this.#unlisten(call, unlisten);
+      this.#tools.unlisten(call, unlisten);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }
     call.leaseUntil = leaseUntil;
     // Kept until the call is released (an event after an abort changes nothing), not tied to the signal by a listener.
     call.unlisten = unlisten;
-    this.#running.set(call.taskId, call);
+    this.#tools.markRunning(call);
     return record;
-  }
-
-  /** A change to a running task, from this or another instance: cancel, expiry or a lease taken over abort it. */
-  #onEvent(call: RunningTool, event: TaskEvent): void {
-    if (event.type === 'expired') {
-      call.controller.abort(new TaskAbortError('expired', 'Task expired'));
-    } else if (event.record.status === 'cancelled') {
-      call.controller.abort(new TaskAbortError('cancelled', 'Task cancelled'));
-    } else if (isTerminalStatus(event.record.status)) {
-      call.controller.abort(new TaskAbortError('lease_lost', `Task ended elsewhere: ${event.record.status}`));
-    } else if (event.record.lease !== undefined && event.record.lease.worker !== this.#options.workerId) {
-      call.controller.abort(new TaskAbortError('lease_lost', `Worker ${event.record.lease.worker} took the task over`));
-    }
-  }
-
-  /**
-   * Writes the outcome; while the store is only unavailable (a database restarting), retries with backoff for as
-   * long as this instance's lease holds and the server has not stopped waiting for its tools.
-   */
-  async #writeOutcome(call: RunningTool, outcome: ToolOutcome): Promise<void> {
-    const reason: unknown = call.controller.signal.reason;
-    const { ops, workerId } = this.#options;
-    const handOver =
-      this.#handOver &&
-      outcome.kind === 'exception' &&
-      isTaskAbort(reason, 'shutdown') &&
-      call.tool.definition.resumable === true;
-    const write = handOver
-      ? () => ops.releaseLease(call.owner, call.taskId, workerId).then(() => undefined)
-      : () => writeToolOutcome(ops, call.owner, call.taskId, outcome, reason);
-    try {
-      await retryTransient(write, {
-        deadline: () => call.leaseUntil,
-        signal: this.#stopRetries.signal,
-      });
-    } catch (error) {
-      if (!isExpectedStoreError(error)) this.#options.report(error);
-    }
-  }
-
-  /**
-   * Ends a task whose `CreateTaskResult` will never be sent: cancelled when its caller gave up, or, on shutdown,
-   * written once the aborted tool settles (failed unless it still produced a result).
-   */
-  async #dropTask(call: RunningTool, creation: Promise<unknown>, outcome: Promise<ToolOutcome>): Promise<void> {
-    const created = await creation.then(
-      () => true,
-      () => false,
-    );
-    if (!created) {
-      await outcome;
-      return;
-    }
-    if (this.#closed) {
-      await this.#writeOutcome(call, await outcome);
-      return;
-    }
-    await this.#options.ops
-      .cancel(call.owner, call.taskId, 'The request that started this task was abandoned')
-      .catch((error: unknown) => {
-        if (!isExpectedStoreError(error)) this.#options.report(error);
-      });
-    await outcome;
   }
 }
 
