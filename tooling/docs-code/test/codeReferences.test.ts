@@ -83,7 +83,7 @@ describe('codeReferences', () => {
 
   it('collects classes with their members, functions and constants', () => {
     const found = declarations(join(REPO_ROOT, 'packages/server/src/toolSupervisor.ts'));
-    expect([...(found.get('ToolSupervisor') ?? [])]).toEqual(expect.arrayContaining(['start', '#writeOutcome']));
+    expect([...(found.get('ToolSupervisor') ?? [])]).toEqual(expect.arrayContaining(['start', '#create']));
     expect(found.has('directAnswer')).toBe(true);
   });
 });
