@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Exchange, type ResponseSink } from '../src/exchange.js';
 import { HttpSessions } from '../src/httpSessions.js';
 
@@ -49,7 +49,8 @@ describe('Exchange: eras differ on a dropped connection', () => {
     const pending = exchange.request?.({ method: 'ping' });
     const get = sink();
     session.attachStream(get, options);
-    expect(get.chunks.join('')).toContain('"method":"ping"');
+    // The stream hands the queued messages to the sink at the end of the tick, in one write.
+    await vi.waitFor(() => expect(get.chunks.join('')).toContain('"method":"ping"'));
     session.deliverResponse({ jsonrpc: '2.0', id: 1, result: {} });
     await expect(pending).resolves.toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     sessions.close();
