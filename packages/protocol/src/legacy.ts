@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ServerCapabilitiesSchema } from './capabilities.js';
 import { ImplementationSchema } from './implementation.js';
 import { META } from './meta.js';
 import { TaskStatusSchema } from './tasks.js';
@@ -94,29 +95,13 @@ export const LegacyServerCapabilitiesSchema = z.looseObject({
   logging: z.looseObject({}).optional(),
   /** Present when the server answers `completion/complete`. */
   completions: z.looseObject({}).optional(),
+  // Prompts, resources and tools have the same shape in both eras.
   /** Present when the server offers prompts. */
-  prompts: z
-    .looseObject({
-      /** Whether the server sends `notifications/prompts/list_changed`. */
-      listChanged: z.boolean().optional(),
-    })
-    .optional(),
+  prompts: ServerCapabilitiesSchema.shape.prompts,
   /** Present when the server offers resources. */
-  resources: z
-    .looseObject({
-      /** Whether clients can subscribe to single resources (`resources/subscribe`). */
-      subscribe: z.boolean().optional(),
-      /** Whether the server sends `notifications/resources/list_changed`. */
-      listChanged: z.boolean().optional(),
-    })
-    .optional(),
+  resources: ServerCapabilitiesSchema.shape.resources,
   /** Present when the server offers tools. */
-  tools: z
-    .looseObject({
-      /** Whether the server sends `notifications/tools/list_changed`. */
-      listChanged: z.boolean().optional(),
-    })
-    .optional(),
+  tools: ServerCapabilitiesSchema.shape.tools,
   /** The server's support for 2025-11-25 tasks. */
   tasks: z
     .looseObject({
