@@ -1,23 +1,29 @@
 import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
 import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
+import { type AbortSource, listenToAbort } from './callAbort.js';
 import type { InputChannel, ToolMode } from './toolContext.js';
 import type { ToolOutcome } from './toolInvocation.js';
 
+/** What every {@link DeferredTask} of one supervisor shares: made once, so a waiting task carries no copy. */
+export interface DeferredTaskDeps {
+  readonly ops: TaskOperations;
+  /** Most input requests the task may have outstanding at once. */
+  readonly maxInputRequests: number;
+}
+
 /** What a {@link DeferredTask} needs from the supervisor. */
 export interface DeferredTaskOptions {
-  readonly ops: TaskOperations;
+  readonly deps: DeferredTaskDeps;
   readonly owner: string;
   /** The id reserved for the task (it is known to the tool before the task exists). */
   readonly taskId: string;
-  /** Most input requests the task may have outstanding at once. */
-  readonly maxInputRequests: number;
   /** Creates the task in the store (called at most once); not called when `existing` is given. */
   readonly create: () => Promise<TaskRecord>;
   /**
-   * The call's controller: its abort ends the grace period and withdraws a pending input request. Its signal is
-   * read only when needed (a task that never waits on it does not create one).
+   * The call's abort: it ends the grace period and withdraws a pending input request. Its signal is read only
+   * when needed (a task that never waits on it does not create one).
    */
-  readonly abort: { readonly signal: AbortSignal };
+  readonly abort: AbortSource;
   /** The task as it stands when a resumed tool starts again: its questions are replayed, in issue order. */
   readonly existing?: { readonly replayKeys: readonly string[] };
 }
@@ -39,7 +45,10 @@ const CREATED: Promise<undefined> = Promise.resolve(undefined);
 
 export class DeferredTask implements InputChannel {
   readonly taskId: string;
-  readonly #options: Omit<DeferredTaskOptions, 'create' | 'existing'>;
+  // Fields, not the options object: one object less per waiting task.
+  readonly #deps: DeferredTaskDeps;
+  readonly #owner: string;
+  readonly #abort: AbortSource;
   #creating: Promise<TaskRecord | undefined> | undefined;
   readonly #replayKeys: readonly string[] | undefined;
   /** `options.create` until it is called: it holds the request the call started with, which must not outlive it. */
@@ -51,8 +60,10 @@ export class DeferredTask implements InputChannel {
   #onFirstUse: (() => void) | undefined;
 
   constructor(options: DeferredTaskOptions) {
-    const { create, existing, ...rest } = options;
-    this.#options = rest;
+    const { create, existing } = options;
+    this.#deps = options.deps;
+    this.#owner = options.owner;
+    this.#abort = options.abort;
     this.taskId = options.taskId;
     this.#create = create;
     this.#replayKeys = existing?.replayKeys;
@@ -102,36 +113,39 @@ export class DeferredTask implements InputChannel {
    * call was aborted (the caller gave up or the server is closing).
    */
   async outcomeWithinGrace(outcome: Promise<ToolOutcome>, graceMs: number): Promise<ToolOutcome | undefined> {
-    const { signal } = this.#options.abort;
-    if (signal.aborted || this.#creating !== undefined) return undefined;
+    if (this.#creating !== undefined) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: () => void = () => undefined;
+    let unlisten: () => void = () => undefined;
+    let aborted = false;
     const elapsed = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, graceMs, undefined);
-      onAbort = () => resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
+      // Listened to without the signal: the grace period must not make every call's AbortSignal.
+      unlisten = listenToAbort(this.#abort, () => {
+        aborted = true;
+        resolve(undefined);
+      });
       // The first question or status update ends the wait too.
       this.#onFirstUse = () => resolve(undefined);
     });
     try {
-      return await Promise.race([outcome, elapsed]);
+      return aborted ? undefined : await Promise.race([outcome, elapsed]);
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      unlisten();
       this.#onFirstUse = undefined;
     }
   }
 
   async setStatus(message: string): Promise<void> {
     await this.create();
-    await this.#options.ops.setStatusMessage(this.#options.owner, this.taskId, message);
+    await this.#deps.ops.setStatusMessage(this.#owner, this.taskId, message);
   }
 
   async ask(request: InputRequest): Promise<InputResponse> {
     const ordinal = this.#asked;
     this.#asked += 1;
     await this.create();
-    const { maxInputRequests } = this.#options;
+    const { maxInputRequests } = this.#deps;
     if (this.#outstanding >= maxInputRequests) {
       throw new Error(`Too many outstanding input requests (limit ${maxInputRequests})`);
     }
@@ -145,14 +159,16 @@ export class DeferredTask implements InputChannel {
   }
 
   async #issue(taskId: string, request: InputRequest): Promise<string> {
-    const issued = await this.#options.ops.requestInput(this.#options.owner, taskId, request);
+    const issued = await this.#deps.ops.requestInput(this.#owner, taskId, request);
     if (!issued.ok) throw new Error('The task has ended');
     return issued.key;
   }
 
   async #await(key: string): Promise<InputResponse> {
-    const { ops, owner, taskId } = this.#options;
-    const { signal } = this.#options.abort;
+    const { ops } = this.#deps;
+    const owner = this.#owner;
+    const { taskId } = this;
+    const { signal } = this.#abort;
     try {
       return await ops.waitForInput(owner, taskId, key, signal);
     } catch (error) {

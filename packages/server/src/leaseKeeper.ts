@@ -84,7 +84,7 @@ export class LeaseKeeper {
           : swap.current !== undefined && !isTerminalStatus(swap.current.status)
       ) {
         // Unreachable store past the lease's end, or another worker holds the lease now.
-        call.controller.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
+        call.abort.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
       }
     }
   }

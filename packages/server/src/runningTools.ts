@@ -1,4 +1,5 @@
 import { isTerminalStatus, type TaskEvent, type TaskListener, type TaskOperations } from '@mcp-tasks/task-store';
+import { CallAbort } from './callAbort.js';
 import { TaskAbortError } from './taskAbort.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
@@ -7,7 +8,8 @@ export interface RunningTool {
   readonly owner: string;
   readonly taskId: string;
   readonly tool: RegisteredTool;
-  readonly controller: AbortController;
+  /** Aborts the call's tool; its `AbortSignal` is made only if the tool reads `ctx.signal`. */
+  readonly abort: CallAbort;
   /** Until when this instance's lease is known to hold (epoch ms). */
   leaseUntil: number;
   /** Stops listening to the task's events; called when the call is released. */
@@ -58,7 +60,7 @@ export class RunningTools {
 
   /** Starts tracking a call of `tool` for the task `taskId` (which need not exist yet). */
   track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
-    const call: RunningTool = { owner, taskId, tool, controller: new AbortController(), leaseUntil: 0, unlisten: noop };
+    const call: RunningTool = { owner, taskId, tool, abort: new CallAbort(), leaseUntil: 0, unlisten: noop };
     this.#calls.add(call);
     return call;
   }
@@ -73,7 +75,7 @@ export class RunningTools {
     this.#calls.delete(call);
     if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
     this.unlisten(call, call.unlisten);
-    call.controller.abort(new Error('Task finished'));
+    call.abort.abort(new Error('Task finished'));
     if (this.#calls.size === 0) this.#onDrained?.();
   }
 
@@ -104,13 +106,13 @@ export class RunningTools {
   /** A change to a running task, from this or another instance: cancel, expiry or a lease taken over abort it. */
   #onEvent(call: RunningTool, event: TaskEvent): void {
     if (event.type === 'expired') {
-      call.controller.abort(new TaskAbortError('expired', 'Task expired'));
+      call.abort.abort(new TaskAbortError('expired', 'Task expired'));
     } else if (event.record.status === 'cancelled') {
-      call.controller.abort(new TaskAbortError('cancelled', 'Task cancelled'));
+      call.abort.abort(new TaskAbortError('cancelled', 'Task cancelled'));
     } else if (isTerminalStatus(event.record.status)) {
-      call.controller.abort(new TaskAbortError('lease_lost', `Task ended elsewhere: ${event.record.status}`));
+      call.abort.abort(new TaskAbortError('lease_lost', `Task ended elsewhere: ${event.record.status}`));
     } else if (event.record.lease !== undefined && event.record.lease.worker !== this.#workerId) {
-      call.controller.abort(new TaskAbortError('lease_lost', `Worker ${event.record.lease.worker} took the task over`));
+      call.abort.abort(new TaskAbortError('lease_lost', `Worker ${event.record.lease.worker} took the task over`));
     }
   }
 }

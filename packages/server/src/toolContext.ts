@@ -8,6 +8,7 @@ import type {
   ListRootsResult,
   TransportNotification,
 } from '@mcp-tasks/protocol';
+import { type AbortSource, listenToAbort } from './callAbort.js';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
@@ -32,6 +33,13 @@ export interface RequestInfo {
    * should watch it.
    */
   readonly signal: AbortSignal;
+  /**
+   * Calls `listener` once, with the abort reason, when {@link signal} aborts; at once (synchronously) when it already
+   * has. Returns a function removing the listener (idempotent). The same events as `signal` without making it: a
+   * task's `AbortSignal` is made on first read, and in Node 20 one costs about a kilobyte of heap with a listener,
+   * which adds up for a tool that keeps tens of thousands of tasks waiting. Any other handler can use either.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void;
 }
 
 /** Which client feature an input request needs. */
@@ -115,11 +123,11 @@ export interface RequestScope {
   readonly principal: string | undefined;
   readonly envelope: RequestEnvelope;
   /**
-   * What the handler's `signal` is read from: the request's context, or a task call's `AbortController`. Read only
-   * when the handler reads `ctx.signal`: in Node 20 an `AbortSignal` costs about 700 bytes of heap once created,
+   * What the handler's `signal` is read from: the request's context, or a task call's {@link CallAbort}. Read only
+   * when the handler reads `ctx.signal`: in Node 20 an `AbortSignal` costs about 800 bytes of heap once created,
    * which a task's tool that never looks at it should not pay while it waits.
    */
-  readonly abort: { readonly signal: AbortSignal };
+  readonly abort: AbortSource;
   readonly mrtr: MrtrInfo;
   readonly notify: (notification: TransportNotification) => void;
   /** False once request-scoped notifications must stop (after a `CreateTaskResult`). */
@@ -141,8 +149,9 @@ class RequestHandlerContext implements HandlerContext {
   readonly requestState: unknown;
   readonly #abort: RequestScope['abort'];
   // The parts of the scope the methods need, not the scope, its envelope or its MRTR info: fewer objects per task.
-  readonly #notify: RequestScope['notify'];
-  readonly #streaming: RequestScope['streaming'];
+  // Both are dropped by `detachRequest` once no request-scoped notification may be sent any more.
+  #notify: RequestScope['notify'] | undefined;
+  #streaming: RequestScope['streaming'] | undefined;
   readonly #progressToken: RequestEnvelope['progressToken'];
   readonly #logLevel: RequestEnvelope['logLevel'];
 
@@ -165,6 +174,23 @@ class RequestHandlerContext implements HandlerContext {
     return this.#abort.signal;
   }
 
+  get onAbort(): HandlerContext['onAbort'] {
+    const abort = this.#abort;
+    return (listener) => listenToAbort(abort, listener);
+  }
+
+  /** Forgets the request's notification stream: from now on `progress` and `log` send nothing. */
+  detach(): void {
+    this.#notify = undefined;
+    this.#streaming = undefined;
+  }
+
+  /** Sends a request-scoped notification while the request still streams them. */
+  #send(notification: TransportNotification): void {
+    const notify = this.#notify;
+    if (notify !== undefined && this.#streaming?.() === true) notify(notification);
+  }
+
   get canRequest(): HandlerContext['canRequest'] {
     const caps = this.clientCapabilities;
     return (kind) => missingCapabilityFor(KIND_PROBE[kind], caps) === undefined;
@@ -176,11 +202,9 @@ class RequestHandlerContext implements HandlerContext {
 
   get progress(): HandlerContext['progress'] {
     const token = this.#progressToken;
-    const notify = this.#notify;
-    const streaming = this.#streaming;
     return (progress, total, message) => {
-      if (token === undefined || !streaming()) return;
-      notify({
+      if (token === undefined) return;
+      this.#send({
         jsonrpc: '2.0',
         method: 'notifications/progress',
         params: {
@@ -195,11 +219,9 @@ class RequestHandlerContext implements HandlerContext {
 
   get log(): HandlerContext['log'] {
     const minimum = this.#logLevel;
-    const notify = this.#notify;
-    const streaming = this.#streaming;
     return (level, data, logger) => {
-      if (minimum === undefined || !passesLogLevel(level, minimum) || !streaming()) return;
-      notify({
+      if (minimum === undefined || !passesLogLevel(level, minimum)) return;
+      this.#send({
         jsonrpc: '2.0',
         method: 'notifications/message',
         params: { level, data, ...(logger === undefined ? {} : { logger }) },
@@ -261,4 +283,12 @@ export function createHandlerContext(source: RequestScope): HandlerContext {
 /** Builds the context passed to a tool handler; `channel` carries its questions (a task, or MRTR replay). */
 export function createToolContext(source: RequestScope, channel: InputChannel): ToolContext {
   return new ToolCallContext(source, channel);
+}
+
+/**
+ * Makes a task's tool context forget its request's notification stream once the `CreateTaskResult` is sent (it
+ * could send nothing more): the stream's closures would otherwise live as long as the task waits.
+ */
+export function detachRequest(context: ToolContext): void {
+  if (context instanceof RequestHandlerContext) context.detach();
 }

@@ -8,14 +8,15 @@ import {
 } from '@mcp-tasks/protocol';
 import { isTaskStoreError, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
 import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
-import { DeferredTask } from './deferredTask.js';
+import type { CallAbort } from './callAbort.js';
+import { DeferredTask, type DeferredTaskDeps } from './deferredTask.js';
 import { type DropTaskDeps, dropTask } from './dropTask.js';
 import type { JsonObject } from './jsonRpc.js';
 import { OutcomeWriter } from './outcomeWriter.js';
 import { type RunningTool, RunningTools } from './runningTools.js';
 import { TaskAbortError } from './taskAbort.js';
 import { taskLimitError } from './taskLimitError.js';
-import type { InputChannel, ToolContext } from './toolContext.js';
+import { detachRequest, type InputChannel, type ToolContext } from './toolContext.js';
 import {
   completeToolResult,
   exceptionMessage,
@@ -53,7 +54,7 @@ export interface ToolLaunch {
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided. */
   readonly makeContext: (
     channel: InputChannel,
-    abort: { readonly signal: AbortSignal },
+    abort: CallAbort,
     streaming: () => boolean,
   ) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
@@ -80,12 +81,14 @@ export class ToolSupervisor {
   readonly #outcomes: OutcomeWriter;
   /** What dropping an abandoned call's task needs: made once here, so a call carries no object of its own. */
   readonly #drop: DropTaskDeps;
+  readonly #taskDeps: DeferredTaskDeps;
   #closed = false;
 
   constructor(options: SupervisorOptions) {
     this.#options = options;
     this.#tools = new RunningTools(options.ops, options.workerId);
     this.#outcomes = new OutcomeWriter(options);
+    this.#taskDeps = { ops: options.ops, maxInputRequests: options.maxInputRequestsPerTask };
     this.#drop = { ops: options.ops, report: options.report, outcomes: this.#outcomes, closed: () => this.#closed };
   }
 
@@ -106,7 +109,7 @@ export class ToolSupervisor {
     // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
     const call = this.#tools.track(owner, this.#options.newTaskId(), launch.tool);
-    const abandon = () => call.controller.abort(signal.reason);
+    const abandon = () => call.abort.abort(signal.reason);
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
     let work: Promise<unknown> = Promise.resolve();
@@ -115,7 +118,7 @@ export class ToolSupervisor {
     const live = () => !this.#closed && !signal.aborted;
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
-      const ctx = launch.makeContext(task, call.controller, whileInGrace(task));
+      const ctx = launch.makeContext(task, call.abort, whileInGrace(task));
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
       if (task.creation === undefined) {
@@ -128,18 +131,19 @@ export class ToolSupervisor {
         if (created === undefined) throw new Error('The created task was forgotten before its answer');
         if (live()) {
           task.forgetRecord();
+          detachRequest(ctx);
           this.#writeThenRelease(call, outcome);
           released = true;
           return createTaskResult(created);
         }
       }
       task.forbidCreation();
-      call.controller.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
+      call.abort.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
       if (task.creation !== undefined) work = dropTask(call, task.creation, outcome, this.#drop);
       throw this.#closed ? shuttingDown() : new ProtocolError(ErrorCode.InternalError, 'Request cancelled');
     } catch (error) {
       task.forbidCreation();
-      call.controller.abort(error);
+      call.abort.abort(error);
       // A store closed under a call during shutdown is the shutdown, not an unexpected failure.
       if (this.#closed && !isProtocolError(error)) throw shuttingDown();
       throw error;
@@ -163,14 +167,14 @@ export class ToolSupervisor {
     const outcome = invokeTool(
       tool,
       args,
-      makeContext(task, call.controller, () => false),
+      makeContext(task, call.abort, () => false),
     );
     this.#writeThenRelease(call, outcome);
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
   abort(taskId: string, reason: TaskAbortError): void {
-    this.#tools.running.get(taskId)?.controller.abort(reason);
+    this.#tools.running.get(taskId)?.abort.abort(reason);
   }
 
   /**
@@ -182,7 +186,7 @@ export class ToolSupervisor {
   async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
     this.#outcomes.beginShutdown(handOver);
-    for (const call of this.#tools.calls) call.controller.abort(new TaskAbortError('shutdown', 'Server shutting down'));
+    for (const call of this.#tools.calls) call.abort.abort(new TaskAbortError('shutdown', 'Server shutting down'));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
@@ -211,12 +215,11 @@ export class ToolSupervisor {
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
     return new DeferredTask({
-      ops: this.#options.ops,
+      deps: this.#taskDeps,
       owner: call.owner,
       taskId: call.taskId,
-      maxInputRequests: this.#options.maxInputRequestsPerTask,
       create,
-      abort: call.controller,
+      abort: call.abort,
       ...(existing === undefined ? {} : { existing: { replayKeys: issuedInputKeys(existing) } }),
     });
   }
