@@ -1,9 +1,9 @@
 import { detailedTask, META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
-import type { TaskEvent, TaskOperations, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
-import { sameClientView } from '@mcp-tasks/task-store/transitions';
+import type { TaskOperations, Unsubscribe } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { TaskWatch } from './taskWatch.js';
 
 /** The list whose change a `list_changed` notification announces. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
@@ -108,19 +108,24 @@ export class ListenHub {
     // Ends this stream by itself once nothing it watches can produce a notification any more.
     const exhausted = new AbortController();
     const onEmpty = hasStandingSubscription(filter) ? undefined : () => exhausted.abort();
-    const watches = new Map<string, Unsubscribe>();
+    let unlisten: Unsubscribe | undefined;
     try {
-      const tasks =
-        taskIds === undefined ? undefined : await this.#watchTasks(request, taskIds, send, watches, onEmpty);
-      if (tasks !== undefined) filter.taskIds = tasks.acknowledged;
-      send('notifications/subscriptions/acknowledged', { notifications: filter });
+      let tasks: TaskWatch | undefined;
+      if (taskIds !== undefined) {
+        tasks = new TaskWatch(send, onEmpty);
+        unlisten = await tasks.watch(this.#store, request.owner, taskIds);
+      }
+      send('notifications/subscriptions/acknowledged', {
+        notifications: tasks === undefined ? filter : { ...filter, taskIds: tasks.acknowledged() },
+      });
       tasks?.start();
+      // The stream keeps the filter without its task ids: tasks are routed by the store, not by this list.
       const stream: Stream = { filter, send };
       this.#streams.add(stream);
       await waitForAbort([request.signal, this.#closing.signal, exhausted.signal]);
       this.#streams.delete(stream);
     } finally {
-      for (const unsubscribe of watches.values()) unsubscribe();
+      unlisten?.();
     }
     return { resultType: 'complete', _meta: meta };
   }
@@ -128,72 +133,6 @@ export class ListenHub {
   /** Ends every stream gracefully (each `listen` resolves with its result). */
   close(): void {
     this.#closing.abort();
-  }
-
-  /**
-   * Subscribes to each requested task the caller owns. Events are held until `start()` (after the ack), which
-   * sends each task's current state once and then only newer versions, so nothing is missed or repeated. An expired
-   * task is unsubscribed; `onEmpty` runs when the last acknowledged task is gone.
-   */
-  async #watchTasks(
-    request: ListenRequest,
-    taskIds: readonly string[],
-    send: (method: string, params: JsonObject) => void,
-    watches: Map<string, Unsubscribe>,
-    onEmpty: (() => void) | undefined,
-  ) {
-    let started = false;
-    const lastSent = new Map<string, TaskRecord>();
-    const held: TaskRecord[] = [];
-    const expiredEarly: string[] = [];
-    const deliver = (record: TaskRecord) => {
-      const last = lastSent.get(record.taskId);
-      if (!watches.has(record.taskId) || (last !== undefined && last.version >= record.version)) return;
-      lastSent.set(record.taskId, record);
-      // A lease renewal is a new version no client can see: nothing to notify.
-      if (last !== undefined && sameClientView(last, record)) return;
-      send('notifications/tasks', detailedTask(record));
-    };
-    const expire = (taskId: string) => {
-      const unsubscribe = watches.get(taskId);
-      if (unsubscribe === undefined) return;
-      watches.delete(taskId);
-      unsubscribe();
-      if (watches.size === 0) onEmpty?.();
-    };
-    // One listener for all the stream's tasks, not a closure per task: a stream may watch thousands.
-    const onEvent = (event: TaskEvent) => {
-      if (event.type === 'expired') {
-        if (started) expire(event.record.taskId);
-        else expiredEarly.push(event.record.taskId);
-      } else if (event.type === 'updated') {
-        if (started) deliver(event.record);
-        else held.push(event.record);
-      }
-    };
-    const current: TaskRecord[] = [];
-    for (const taskId of new Set(taskIds)) {
-      const unsubscribe = await this.#store.subscribe(request.owner, taskId, onEvent);
-      const record = await this.#store.get(request.owner, taskId);
-      if (record === undefined) {
-        unsubscribe();
-        continue;
-      }
-      watches.set(taskId, unsubscribe);
-      current.push(record);
-    }
-    return {
-      acknowledged: current.map((record) => record.taskId),
-      start() {
-        started = true;
-        for (const record of [...current, ...held].sort((a, b) => a.version - b.version)) deliver(record);
-        for (const taskId of expiredEarly) expire(taskId);
-        // Not needed any more, and these records go stale: the stream lives as long as its tasks.
-        current.length = 0;
-        held.length = 0;
-        expiredEarly.length = 0;
-      },
-    };
   }
 }
 

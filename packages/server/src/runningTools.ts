@@ -31,14 +31,17 @@ export class RunningTools {
   /** Calls whose task exists, by task id (cancel, lease renewal). */
   readonly #running = new Map<string, RunningTool>();
   /**
-   * Calls by task id, for one event listener shared by every task: a closure per task cost ~100 B of heap for each
-   * waiting task. A second call of a task already listened to here gets a listener of its own.
+   * Calls by task id, served by one listener of every task's events: a listener per task cost a closure, a router
+   * entry and their scopes (~250 B) for every waiting task. A second call of a task already listened to here gets a
+   * listener of its own.
    */
   readonly #listened = new Map<string, RunningTool>();
   readonly #onTaskEvent: TaskListener = (event) => {
     const call = this.#listened.get(event.record.taskId);
-    if (call !== undefined) this.#onEvent(call, event);
+    if (call !== undefined && call.owner === event.record.owner) this.#onEvent(call, event);
   };
+  /** Whether {@link #onTaskEvent} listens; from the first {@link listen} on, as long as the operations are open. */
+  #listeningAll = false;
   /** Set while the supervisor waits for the last call to be released. */
   #onDrained: (() => void) | undefined;
 
@@ -88,13 +91,20 @@ export class RunningTools {
         });
   }
 
-  /** Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. */
+  /**
+   * Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. Events flow once
+   * the operations are ready (`ops.ready()`); returns what {@link unlisten} needs.
+   */
   listen(call: RunningTool): () => void {
     if (this.#listened.has(call.taskId)) {
       return this.#ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
     }
     this.#listened.set(call.taskId, call);
-    return this.#ops.listen(call.owner, call.taskId, this.#onTaskEvent);
+    if (!this.#listeningAll) {
+      this.#ops.listenAll(this.#onTaskEvent);
+      this.#listeningAll = true;
+    }
+    return noop;
   }
 
   /** Undoes {@link listen}: `unlisten` is what it returned for `call`. */

@@ -17,6 +17,8 @@ export class TaskEventRouter {
    * two (the running tool, a listen stream): a Set per task cost about 200 bytes of heap each, for every waiting task.
    */
   readonly #listeners = new Map<string, Entry | Entry[]>();
+  /** Listeners of every task, for consumers that index tasks themselves (one listener, no entry per task). */
+  #everyTask: readonly TaskListener[] = [];
   readonly #onError: (error: unknown) => void;
   #watching: Promise<Unsubscribe> | undefined;
   /** `#watching` without its value, made once: every wait asks for it. */
@@ -42,11 +44,38 @@ export class TaskEventRouter {
    */
   listen(owner: TaskOwner, taskId: string, listener: TaskListener): Unsubscribe {
     const entry: Entry = { owner, listener };
+    this.#add(taskId, entry);
+    return () => this.#remove(taskId, entry);
+  }
+
+  /**
+   * {@link listen} to each of `taskIds` with one listener: one entry and one closure for all of them, not one per
+   * task. The returned function stops it for every task (idempotent).
+   */
+  listenMany(owner: TaskOwner, taskIds: readonly string[], listener: TaskListener): Unsubscribe {
+    const entry: Entry = { owner, listener };
+    for (const taskId of taskIds) this.#add(taskId, entry);
+    return () => {
+      for (const taskId of taskIds) this.#remove(taskId, entry);
+    };
+  }
+
+  #add(taskId: string, entry: Entry): void {
     const current = this.#listeners.get(taskId);
     if (current === undefined) this.#listeners.set(taskId, entry);
     else if (Array.isArray(current)) this.#listeners.set(taskId, [...current, entry]);
     else this.#listeners.set(taskId, [current, entry]);
-    return () => this.#remove(taskId, entry);
+  }
+
+  /**
+   * Calls `listener` with every later event of every task, whatever its owner (the listener checks ownership);
+   * before the task's own listeners. The returned function stops it (idempotent).
+   */
+  listenAll(listener: TaskListener): Unsubscribe {
+    this.#everyTask = [...this.#everyTask, listener];
+    return () => {
+      this.#everyTask = this.#everyTask.filter((other) => other !== listener);
+    };
   }
 
   #remove(taskId: string, entry: Entry): void {
@@ -75,6 +104,7 @@ export class TaskEventRouter {
   /** Stops watching and forgets every listener. */
   async stop(): Promise<void> {
     this.#listeners.clear();
+    this.#everyTask = [];
     const watching = this.#watching;
     this.#watching = undefined;
     this.#started = undefined;
@@ -82,6 +112,11 @@ export class TaskEventRouter {
   }
 
   #dispatch(event: TaskEvent): void {
+    // Replaced, never changed in place; as for a task's listeners, one removed meanwhile is skipped.
+    const everyTask = this.#everyTask;
+    for (const listener of everyTask) {
+      if (everyTask === this.#everyTask || this.#everyTask.includes(listener)) this.#call(listener, event);
+    }
     const { taskId } = event.record;
     const current = this.#listeners.get(taskId);
     if (current === undefined) return;
@@ -96,9 +131,12 @@ export class TaskEventRouter {
   }
 
   #deliver(entry: Entry, event: TaskEvent): void {
-    if (entry.owner !== event.record.owner) return;
+    if (entry.owner === event.record.owner) this.#call(entry.listener, event);
+  }
+
+  #call(listener: TaskListener, event: TaskEvent): void {
     try {
-      entry.listener(event);
+      listener(event);
     } catch (error) {
       this.#onError(error);
     }

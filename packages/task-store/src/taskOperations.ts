@@ -199,6 +199,25 @@ export class TaskOperations {
   }
 
   /**
+   * {@link listen} to each of `taskIds` (tasks that need not exist yet) with one listener, for a consumer watching
+   * many tasks at once (a listen stream): one entry for all of them, not a closure per task. The returned function
+   * stops it for every task. Duplicate ids are the caller's to remove (a duplicate is delivered twice).
+   */
+  listenMany(owner: TaskOwner, taskIds: readonly string[], listener: TaskListener): Unsubscribe {
+    return this.#router.listenMany(owner, taskIds, listener);
+  }
+
+  /**
+   * Calls `listener` with every later event of every task in the store, whatever its owner, after {@link ready}
+   * resolved; before the listeners of each task. For a consumer that keeps its own index of many tasks (running
+   * tools, listen streams): one listener instead of one per task, which costs a closure and a map entry each.
+   * The listener must check `event.record.owner` itself. Exceptions it throws go to `onListenerError`.
+   */
+  listenAll(listener: TaskListener): Unsubscribe {
+    return this.#router.listenAll(listener);
+  }
+
+  /**
    * Subscribes to changes of one of `owner`'s tasks; resolves once events will be delivered. Read the current
    * record after subscribing and skip events whose version is not newer. After `expired` no more events come.
    */

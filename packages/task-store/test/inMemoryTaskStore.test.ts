@@ -204,6 +204,41 @@ describe('InMemoryTaskStore', () => {
     expect(late).toEqual(['second']);
   });
 
+  it('listenAll sees every task of every owner, before its own listeners, until unsubscribed', async () => {
+    const store = makeStore();
+    await store.ready();
+    const seen: string[] = [];
+    const stop = store.listenAll((event) => seen.push(`all:${event.record.owner}:${event.record.statusMessage}`));
+    const alice = await store.create('alice', { ttlMs: null });
+    const bob = await store.create('bob', { ttlMs: null });
+    store.listen('alice', alice.taskId, (event) => seen.push(`own:${event.record.statusMessage}`));
+    await store.setStatusMessage('alice', alice.taskId, 'a');
+    await store.setStatusMessage('bob', bob.taskId, 'b');
+    stop();
+    stop();
+    await store.setStatusMessage('alice', alice.taskId, 'c');
+    expect(seen).toEqual(['all:alice:a', 'own:a', 'all:bob:b', 'own:c']);
+  });
+
+  it('listenAll skips a listener removed during the same delivery and isolates its errors', async () => {
+    const errors: unknown[] = [];
+    const memory = new InMemoryTaskStore({});
+    const store = new TaskOperations(memory, { onListenerError: (error) => errors.push(error) });
+    await store.ready();
+    let second = 0;
+    let stopSecond: () => void = () => {};
+    store.listenAll(() => {
+      stopSecond();
+      throw new Error('listener bug');
+    });
+    stopSecond = store.listenAll(() => second++);
+    const task = await store.create('alice', { ttlMs: null });
+    await store.setStatusMessage('alice', task.taskId, 'x');
+    expect(second).toBe(0);
+    expect(errors).toEqual([new Error('listener bug')]);
+    await store.close();
+  });
+
   it('deep-freezes a hand-built record written right after a transition froze another', async () => {
     const store = makeStore();
     const task = await store.create('alice', { ttlMs: null });
