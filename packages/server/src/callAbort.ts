@@ -1,14 +1,15 @@
+/** The reason of a call not aborted: no reason a caller gives can be it. */
+const NOT_ABORTED: unique symbol = Symbol('not aborted');
+
 /** Called once when a call is aborted, with the abort's reason. */
 export type AbortListener = (reason: unknown) => void;
 
 /**
- * What a handler context reads its cancellation from: a signal, and listeners that need no signal. A synchronous
- * call's is its request's context; a task's is its call's {@link CallAbort}.
+ * What a handler context reads its cancellation from: a synchronous call's request context (a signal), or a task
+ * call's {@link CallAbort}.
  */
 export interface AbortSource {
   readonly signal: AbortSignal;
-  /** See {@link CallAbort.onAbort}; sources without it are listened to through their signal. */
-  onAbort?(listener: AbortListener): () => void;
 }
 
 /**
@@ -20,50 +21,48 @@ export interface AbortSource {
  */
 export class CallAbort implements AbortSource {
   #controller: AbortController | undefined;
-  #aborted = false;
-  #reason: unknown;
+  /** The abort's reason, or {@link NOT_ABORTED}: one field for both (a word less per waiting task). */
+  #reason: unknown = NOT_ABORTED;
   /** One listener as is, or several in order: most calls have none or one. */
   #listeners: AbortListener | AbortListener[] | undefined;
 
   get aborted(): boolean {
-    return this.#aborted;
+    return this.#reason !== NOT_ABORTED;
   }
 
   /** The reason of the abort, or undefined while not aborted. */
   get reason(): unknown {
-    return this.#reason;
+    return this.aborted ? this.#reason : undefined;
   }
 
   /** The call's `AbortSignal`, made on first read (already aborted when the call was). */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
+      if (this.aborted) this.#controller.abort(this.#reason);
     }
     return this.#controller.signal;
   }
 
   /**
    * Calls `listener` once with the reason when the call is aborted, or at once (synchronously) when it already is.
-   * Returns a function removing it (idempotent). A listener that throws does not keep the others from running; its
-   * error is rethrown asynchronously, as an `AbortSignal` listener's would be reported.
+   * Nothing is allocated for it (no remover is returned): {@link offAbort} removes it early. A listener that throws
+   * does not keep the others from running; its error is rethrown asynchronously, as an `AbortSignal` listener's is.
    */
-  onAbort(listener: AbortListener): () => void {
-    if (this.#aborted) {
+  onAbort(listener: AbortListener): void {
+    if (this.aborted) {
       listener(this.#reason);
-      return noop;
+      return;
     }
     const current = this.#listeners;
     if (current === undefined) this.#listeners = listener;
     else if (Array.isArray(current)) current.push(listener);
     else this.#listeners = [current, listener];
-    return () => this.#remove(listener);
   }
 
   /** Aborts the call with `reason` (a no-op once aborted). */
   abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
+    if (this.aborted) return;
     this.#reason = reason;
     this.#controller?.abort(reason);
     const listeners = this.#listeners;
@@ -80,7 +79,8 @@ export class CallAbort implements AbortSource {
     }
   }
 
-  #remove(listener: AbortListener): void {
+  /** Removes `listener` (once, if added several times); a no-op when it is not there. */
+  offAbort(listener: AbortListener): void {
     const current = this.#listeners;
     if (current === listener) this.#listeners = undefined;
     else if (Array.isArray(current)) {
@@ -90,20 +90,27 @@ export class CallAbort implements AbortSource {
   }
 }
 
-const noop = (): void => undefined;
+/** A {@link CallAbort} that follows a request's signal: the same signal, and listeners that need none. */
+class SignalAbort extends CallAbort {
+  readonly #source: AbortSource;
+
+  constructor(source: AbortSource) {
+    super();
+    this.#source = source;
+    const { signal } = source;
+    if (signal.aborted) this.abort(signal.reason);
+    else signal.addEventListener('abort', () => this.abort(signal.reason), { once: true });
+  }
+
+  override get signal(): AbortSignal {
+    return this.#source.signal;
+  }
+}
 
 /**
- * Listens to `source`'s abort: through {@link CallAbort.onAbort} when it has one (no signal is made), else through
- * its signal. Returns the function removing the listener.
+ * The {@link CallAbort} of `source`: itself, or one following its signal (aborted with it, and handing out that same
+ * signal), so every handler context offers the same listeners.
  */
-export function listenToAbort(source: AbortSource, listener: AbortListener): () => void {
-  if (source.onAbort !== undefined) return source.onAbort(listener);
-  const { signal } = source;
-  if (signal.aborted) {
-    listener(signal.reason);
-    return noop;
-  }
-  const onAbort = () => listener(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
+export function callAbortOf(source: AbortSource): CallAbort {
+  return source instanceof CallAbort ? source : new SignalAbort(source);
 }

@@ -1,6 +1,6 @@
 import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
 import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
-import { type AbortSource, listenToAbort } from './callAbort.js';
+import type { RunningTool } from './runningTools.js';
 import type { InputChannel, ToolMode } from './toolContext.js';
 import type { ToolOutcome } from './toolInvocation.js';
 
@@ -14,16 +14,14 @@ export interface DeferredTaskDeps {
 /** What a {@link DeferredTask} needs from the supervisor. */
 export interface DeferredTaskOptions {
   readonly deps: DeferredTaskDeps;
-  readonly owner: string;
-  /** The id reserved for the task (it is known to the tool before the task exists). */
-  readonly taskId: string;
+  /**
+   * The call: its owner, the id reserved for the task (known to the tool before the task exists), and its abort,
+   * which ends the grace period and withdraws a pending input request. Its signal is read only when needed (a task
+   * that never waits on it does not create one).
+   */
+  readonly call: RunningTool;
   /** Creates the task in the store (called at most once); not called when `existing` is given. */
   readonly create: () => Promise<TaskRecord>;
-  /**
-   * The call's abort: it ends the grace period and withdraws a pending input request. Its signal is read only
-   * when needed (a task that never waits on it does not create one).
-   */
-  readonly abort: AbortSource;
   /** The task as it stands when a resumed tool starts again: its questions are replayed, in issue order. */
   readonly existing?: { readonly replayKeys: readonly string[] };
 }
@@ -44,16 +42,13 @@ export interface DeferredTaskOptions {
 const CREATED: Promise<undefined> = Promise.resolve(undefined);
 
 export class DeferredTask implements InputChannel {
-  readonly taskId: string;
-  // Fields, not the options object: one object less per waiting task.
+  // Fields, not the options object, and the call rather than its parts: fewer words per waiting task.
   readonly #deps: DeferredTaskDeps;
-  readonly #owner: string;
-  readonly #abort: AbortSource;
+  readonly #call: RunningTool;
   #creating: Promise<TaskRecord | undefined> | undefined;
   readonly #replayKeys: readonly string[] | undefined;
   /** `options.create` until it is called: it holds the request the call started with, which must not outlive it. */
   #create: (() => Promise<TaskRecord>) | undefined;
-  #forbidden = false;
   #outstanding = 0;
   #asked = 0;
   /** Made only while {@link outcomeWithinGrace} waits: a task created at once never needs it. */
@@ -62,12 +57,14 @@ export class DeferredTask implements InputChannel {
   constructor(options: DeferredTaskOptions) {
     const { create, existing } = options;
     this.#deps = options.deps;
-    this.#owner = options.owner;
-    this.#abort = options.abort;
-    this.taskId = options.taskId;
+    this.#call = options.call;
     this.#create = create;
     this.#replayKeys = existing?.replayKeys;
     if (existing !== undefined) this.#creating = CREATED;
+  }
+
+  get taskId(): string {
+    return this.#call.taskId;
   }
 
   get mode(): ToolMode {
@@ -93,7 +90,8 @@ export class DeferredTask implements InputChannel {
    */
   create(): Promise<TaskRecord | undefined> {
     if (this.#creating === undefined) {
-      if (this.#forbidden || this.#create === undefined) return Promise.reject(new Error('The call was abandoned'));
+      // No `create` left: it was used, or creation was forbidden.
+      if (this.#create === undefined) return Promise.reject(new Error('The call was abandoned'));
       const create = this.#create;
       this.#create = undefined;
       this.#onFirstUse?.();
@@ -104,7 +102,6 @@ export class DeferredTask implements InputChannel {
 
   /** Forbids creating the task from now on. */
   forbidCreation(): void {
-    this.#forbidden = true;
     this.#create = undefined;
   }
 
@@ -115,15 +112,16 @@ export class DeferredTask implements InputChannel {
   async outcomeWithinGrace(outcome: Promise<ToolOutcome>, graceMs: number): Promise<ToolOutcome | undefined> {
     if (this.#creating !== undefined) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let unlisten: () => void = () => undefined;
+    let onAbort: () => void = () => undefined;
     let aborted = false;
     const elapsed = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, graceMs, undefined);
-      // Listened to without the signal: the grace period must not make every call's AbortSignal.
-      unlisten = listenToAbort(this.#abort, () => {
+      onAbort = () => {
         aborted = true;
         resolve(undefined);
-      });
+      };
+      // Listened to without the signal: the grace period must not make every call's AbortSignal.
+      this.#call.onAbort(onAbort);
       // The first question or status update ends the wait too.
       this.#onFirstUse = () => resolve(undefined);
     });
@@ -131,14 +129,14 @@ export class DeferredTask implements InputChannel {
       return aborted ? undefined : await Promise.race([outcome, elapsed]);
     } finally {
       clearTimeout(timer);
-      unlisten();
+      this.#call.offAbort(onAbort);
       this.#onFirstUse = undefined;
     }
   }
 
   async setStatus(message: string): Promise<void> {
     await this.create();
-    await this.#deps.ops.setStatusMessage(this.#owner, this.taskId, message);
+    await this.#deps.ops.setStatusMessage(this.#call.owner, this.taskId, message);
   }
 
   async ask(request: InputRequest): Promise<InputResponse> {
@@ -159,16 +157,14 @@ export class DeferredTask implements InputChannel {
   }
 
   async #issue(taskId: string, request: InputRequest): Promise<string> {
-    const issued = await this.#deps.ops.requestInput(this.#owner, taskId, request);
+    const issued = await this.#deps.ops.requestInput(this.#call.owner, taskId, request);
     if (!issued.ok) throw new Error('The task has ended');
     return issued.key;
   }
 
   async #await(key: string): Promise<InputResponse> {
     const { ops } = this.#deps;
-    const owner = this.#owner;
-    const { taskId } = this;
-    const { signal } = this.#abort;
+    const { owner, taskId, signal } = this.#call;
     try {
       return await ops.waitForInput(owner, taskId, key, signal);
     } catch (error) {

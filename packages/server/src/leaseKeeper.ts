@@ -71,7 +71,7 @@ export class LeaseKeeper {
 
   async #renew(): Promise<void> {
     const { ops, supervisor, workerId, leaseMs } = this.#options;
-    for (const call of [...supervisor.running.values()]) {
+    for (const call of supervisor.runningCalls()) {
       const now = Date.now();
       const swap = await ops.renewLease(call.owner, call.taskId, workerId, now + leaseMs).catch((error: unknown) => {
         this.#options.report(error);
@@ -84,14 +84,14 @@ export class LeaseKeeper {
           : swap.current !== undefined && !isTerminalStatus(swap.current.status)
       ) {
         // Unreachable store past the lease's end, or another worker holds the lease now.
-        call.abort.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
+        call.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
       }
     }
   }
 
   async #recover(lapsed: TaskRecord): Promise<void> {
     const { ops, workerId, leaseMs } = this.#options;
-    if (lapsed.lease?.worker === workerId && this.#options.supervisor.running.has(lapsed.taskId)) return;
+    if (lapsed.lease?.worker === workerId && this.#options.supervisor.isRunning(lapsed.taskId)) return;
     const taken = await ops.takeOverLease(lapsed.owner, lapsed.taskId, workerId, Date.now() + leaseMs);
     if (!taken.ok) return;
     if (this.#options.resume(taken.record)) return;

@@ -111,6 +111,7 @@ export async function callToolAsLegacyTask(
     requestMeta: meta,
     signal: context.signal,
     alwaysTask: true,
+    keepsNotifying: true,
     ttlMs,
     makeContext: (channel, abort) => {
       const { signal } = abort;

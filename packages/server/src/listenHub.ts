@@ -1,4 +1,4 @@
-import { detailedTask, META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
+import { META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
 import type { TaskOperations, Unsubscribe } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';

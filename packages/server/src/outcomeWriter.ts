@@ -47,7 +47,7 @@ export class OutcomeWriter {
    * long as this instance's lease holds and the server has not stopped waiting for its tools.
    */
   async write(call: RunningTool, outcome: ToolOutcome): Promise<void> {
-    const reason: unknown = call.abort.reason;
+    const reason: unknown = call.reason;
     const { ops, workerId } = this.#options;
     const handOver =
       this.#handOver &&

@@ -3,20 +3,26 @@ import { CallAbort } from './callAbort.js';
 import { TaskAbortError } from './taskAbort.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
-/** A tool this instance runs, from its start until its outcome is written. */
-export interface RunningTool {
+/**
+ * A tool this instance runs, from its start until its outcome is written; it is the call's abort too (one object
+ * per waiting task, not two): its `AbortSignal` is made only if the tool reads `ctx.signal`.
+ */
+export class RunningTool extends CallAbort {
   readonly owner: string;
   readonly taskId: string;
   readonly tool: RegisteredTool;
-  /** Aborts the call's tool; its `AbortSignal` is made only if the tool reads `ctx.signal`. */
-  readonly abort: CallAbort;
   /** Until when this instance's lease is known to hold (epoch ms). */
-  leaseUntil: number;
-  /** Stops listening to the task's events; called when the call is released. */
-  unlisten: () => void;
-}
+  leaseUntil = 0;
+  /** `starting` until its task exists, `running` (it can be cancelled, its lease renewed) until `released`. */
+  state: 'starting' | 'running' | 'released' = 'starting';
 
-const noop = () => undefined;
+  constructor(owner: string, taskId: string, tool: RegisteredTool) {
+    super();
+    this.owner = owner;
+    this.taskId = taskId;
+    this.tool = tool;
+  }
+}
 
 /**
  * The calls a supervisor runs, from their start until they are released, and the task events that abort them: a
@@ -26,18 +32,22 @@ const noop = () => undefined;
 export class RunningTools {
   readonly #ops: TaskOperations;
   readonly #workerId: string;
-  /** Every call from start until its tool settled and its outcome is written. */
-  readonly #calls = new Set<RunningTool>();
-  /** Calls whose task exists, by task id (cancel, lease renewal). */
-  readonly #running = new Map<string, RunningTool>();
+  /** Calls not released yet, for `drained`. */
+  #count = 0;
+  /** Calls started whose task is not listened to yet (the grace period, a creation under way). */
+  readonly #starting = new Set<RunningTool>();
   /**
-   * Calls by task id, served by one listener of every task's events: a listener per task cost a closure, a router
-   * entry and their scopes (~250 B) for every waiting task. A second call of a task already listened to here gets a
-   * listener of its own.
+   * Calls from the time their task is listened to (before it is created, so no event is missed) until released,
+   * by task id: one map entry per waiting task serves event routing, cancel, lease renewal and shutdown (three
+   * collections cost ~100 B per task more). Served by one listener of every task's events: a listener per task cost
+   * a closure, a router entry and their scopes (~250 B). When a second call of a task is listened to (rare: a task
+   * resumed while still running here), it takes the entry and the first gets a listener of its own.
    */
-  readonly #listened = new Map<string, RunningTool>();
+  readonly #byTask = new Map<string, RunningTool>();
+  /** The listeners of calls displaced from {@link #byTask} by a later call of their task. */
+  readonly #ownListeners = new Map<RunningTool, () => void>();
   readonly #onTaskEvent: TaskListener = (event) => {
-    const call = this.#listened.get(event.record.taskId);
+    const call = this.#byTask.get(event.record.taskId);
     if (call !== undefined && call.owner === event.record.owner) this.#onEvent(call, event);
   };
   /** Whether {@link #onTaskEvent} listens; from the first {@link listen} on, as long as the operations are open. */
@@ -51,40 +61,52 @@ export class RunningTools {
     this.#workerId = workerId;
   }
 
-  /** Every call not released yet. */
-  get calls(): ReadonlySet<RunningTool> {
-    return this.#calls;
+  /** Every call not released yet (a snapshot). */
+  calls(): RunningTool[] {
+    return [...this.#starting, ...this.#byTask.values(), ...this.#ownListeners.keys()];
   }
 
-  /** Calls whose task exists, by task id. */
-  get running(): ReadonlyMap<string, RunningTool> {
-    return this.#running;
+  /** The calls whose task exists (a snapshot): they can be cancelled and their leases renewed. */
+  runningCalls(): RunningTool[] {
+    const running: RunningTool[] = [];
+    for (const call of this.#byTask.values()) if (call.state === 'running') running.push(call);
+    for (const call of this.#ownListeners.keys()) if (call.state === 'running') running.push(call);
+    return running;
+  }
+
+  /** The latest running call of `taskId`, if any. */
+  runningCall(taskId: string): RunningTool | undefined {
+    const call = this.#byTask.get(taskId);
+    return call?.state === 'running' ? call : undefined;
   }
 
   /** Starts tracking a call of `tool` for the task `taskId` (which need not exist yet). */
   track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
-    const call: RunningTool = { owner, taskId, tool, abort: new CallAbort(), leaseUntil: 0, unlisten: noop };
-    this.#calls.add(call);
+    const call = new RunningTool(owner, taskId, tool);
+    this.#starting.add(call);
+    this.#count += 1;
     return call;
   }
 
-  /** Records that the task of `call` exists (it can now be cancelled and its lease renewed). */
+  /** Records that the task of `call` exists (it can now be cancelled and its lease renewed); after {@link listen}. */
   markRunning(call: RunningTool): void {
-    this.#running.set(call.taskId, call);
+    if (call.state === 'starting') call.state = 'running';
   }
 
   /** Forgets `call` once its tool settled and its outcome is written (or dropped). */
   release(call: RunningTool): void {
-    this.#calls.delete(call);
-    if (this.#running.get(call.taskId) === call) this.#running.delete(call.taskId);
-    this.unlisten(call, call.unlisten);
-    call.abort.abort(new Error('Task finished'));
-    if (this.#calls.size === 0) this.#onDrained?.();
+    if (call.state === 'released') return;
+    call.state = 'released';
+    this.#starting.delete(call);
+    this.unlisten(call);
+    call.abort(new Error('Task finished'));
+    this.#count -= 1;
+    if (this.#count === 0) this.#onDrained?.();
   }
 
   /** Resolves once every call is released (at once when there is none). Only one waiter at a time. */
   drained(): Promise<void> {
-    return this.#calls.size === 0
+    return this.#count === 0
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           this.#onDrained = resolve;
@@ -92,37 +114,46 @@ export class RunningTools {
   }
 
   /**
-   * Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance. Events flow once
-   * the operations are ready (`ops.ready()`); returns what {@link unlisten} needs.
+   * Aborts `call` on a cancel, expiry or lease change of its task, from this or another instance, until
+   * {@link unlisten} (or {@link release}). Events flow once the operations are ready (`ops.ready()`).
    */
-  listen(call: RunningTool): () => void {
-    if (this.#listened.has(call.taskId)) {
-      return this.#ops.listen(call.owner, call.taskId, (event) => this.#onEvent(call, event));
+  listen(call: RunningTool): void {
+    this.#starting.delete(call);
+    const previous = this.#byTask.get(call.taskId);
+    if (previous !== undefined && previous !== call) {
+      this.#ownListeners.set(
+        previous,
+        this.#ops.listen(previous.owner, previous.taskId, (event) => this.#onEvent(previous, event)),
+      );
     }
-    this.#listened.set(call.taskId, call);
+    this.#byTask.set(call.taskId, call);
     if (!this.#listeningAll) {
       this.#ops.listenAll(this.#onTaskEvent);
       this.#listeningAll = true;
     }
-    return noop;
   }
 
-  /** Undoes {@link listen}: `unlisten` is what it returned for `call`. */
-  unlisten(call: RunningTool, unlisten: () => void): void {
-    unlisten();
-    if (this.#listened.get(call.taskId) === call) this.#listened.delete(call.taskId);
+  /** Undoes {@link listen}; `call` is tracked on until released. A no-op when it is not listened to. */
+  unlisten(call: RunningTool): void {
+    if (this.#byTask.get(call.taskId) === call) this.#byTask.delete(call.taskId);
+    const own = this.#ownListeners.get(call);
+    if (own !== undefined) {
+      this.#ownListeners.delete(call);
+      own();
+    }
+    if (call.state !== 'released') this.#starting.add(call);
   }
 
   /** A change to a running task, from this or another instance: cancel, expiry or a lease taken over abort it. */
   #onEvent(call: RunningTool, event: TaskEvent): void {
     if (event.type === 'expired') {
-      call.abort.abort(new TaskAbortError('expired', 'Task expired'));
+      call.abort(new TaskAbortError('expired', 'Task expired'));
     } else if (event.record.status === 'cancelled') {
-      call.abort.abort(new TaskAbortError('cancelled', 'Task cancelled'));
+      call.abort(new TaskAbortError('cancelled', 'Task cancelled'));
     } else if (isTerminalStatus(event.record.status)) {
-      call.abort.abort(new TaskAbortError('lease_lost', `Task ended elsewhere: ${event.record.status}`));
+      call.abort(new TaskAbortError('lease_lost', `Task ended elsewhere: ${event.record.status}`));
     } else if (event.record.lease !== undefined && event.record.lease.worker !== this.#workerId) {
-      call.abort.abort(new TaskAbortError('lease_lost', `Worker ${event.record.lease.worker} took the task over`));
+      call.abort(new TaskAbortError('lease_lost', `Worker ${event.record.lease.worker} took the task over`));
     }
   }
 }

@@ -1,18 +1,20 @@
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestParams,
-  ElicitResult,
-  InputRequest,
-  InputResponse,
-  ListRootsResult,
-  TransportNotification,
+import {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type InputRequest,
+  type InputResponse,
+  type ListRootsResult,
+  META,
+  type TransportNotification,
 } from '@mcp-tasks/protocol';
-import { type AbortSource, listenToAbort } from './callAbort.js';
+import { type AbortSource, type CallAbort, callAbortOf } from './callAbort.js';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
+import type { JsonInterner } from './jsonInterner.js';
+import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { type LogLevel, passesLogLevel } from './logLevels.js';
 import { InputRequired } from './mrtr.js';
 import { ReplayInputChannel } from './mrtrReplay.js';
@@ -25,7 +27,10 @@ export interface RequestInfo {
   readonly protocolVersion: string;
   /** This request's `clientCapabilities` (for a task: those of the request that created it). */
   readonly clientCapabilities: JsonObject;
-  /** This request's whole `_meta`. */
+  /**
+   * This request's whole `_meta`. For a task, once its `CreateTaskResult` is sent, a deep-frozen copy shared with
+   * the other tasks whose `_meta` is equal (so many waiting tasks of one client keep one); read it, never change it.
+   */
   readonly meta: JsonObject;
   /**
    * Aborted when the client goes away (sync calls, and task-mode calls until their answer is decided, e.g. during
@@ -35,11 +40,15 @@ export interface RequestInfo {
   readonly signal: AbortSignal;
   /**
    * Calls `listener` once, with the abort reason, when {@link signal} aborts; at once (synchronously) when it already
-   * has. Returns a function removing the listener (idempotent). The same events as `signal` without making it: a
-   * task's `AbortSignal` is made on first read, and in Node 20 one costs about a kilobyte of heap with a listener,
-   * which adds up for a tool that keeps tens of thousands of tasks waiting. Any other handler can use either.
+   * has. The same events as `signal` without making it: a task's `AbortSignal` is made on first read, and in Node 20
+   * one costs about a kilobyte of heap with a listener, which adds up for a tool that keeps tens of thousands of
+   * tasks waiting. Adding one allocates nothing. A task call's abort also fires once the call has ended (its tool
+   * settled and its outcome is written; the reason then says the task finished), so a listener still registered is
+   * called then and let go: removing it with {@link offAbort} is only needed to stop it earlier.
    */
-  onAbort(listener: (reason: unknown) => void): () => void;
+  onAbort(listener: (reason: unknown) => void): void;
+  /** Removes a listener added with {@link onAbort} (once, if added several times); a no-op when it is not there. */
+  offAbort(listener: (reason: unknown) => void): void;
 }
 
 /** Which client feature an input request needs. */
@@ -143,17 +152,18 @@ export interface RequestScope {
 class RequestHandlerContext implements HandlerContext {
   readonly principal: string | undefined;
   readonly protocolVersion: string;
-  readonly clientCapabilities: JsonObject;
-  readonly meta: JsonObject;
+  // Not readonly: a task's context swaps them for shared copies once detached from its request.
+  clientCapabilities: JsonObject;
+  meta: JsonObject;
   readonly inputResponses: Readonly<Record<string, JsonObject>>;
   readonly requestState: unknown;
-  readonly #abort: RequestScope['abort'];
-  // The parts of the scope the methods need, not the scope, its envelope or its MRTR info: fewer objects per task.
-  // Both are dropped by `detachRequest` once no request-scoped notification may be sent any more.
-  #notify: RequestScope['notify'] | undefined;
-  #streaming: RequestScope['streaming'] | undefined;
-  readonly #progressToken: RequestEnvelope['progressToken'];
-  readonly #logLevel: RequestEnvelope['logLevel'];
+  /** The request's abort; replaced by one that also keeps `onAbort` listeners when first needed. */
+  #abort: AbortSource;
+  /**
+   * The request, for the parts `progress` and `log` need (its notification stream, progress token and log level),
+   * until `detach` drops it: not its envelope and MRTR info copied into fields, fewer words per waiting task.
+   */
+  #scope: RequestScope | undefined;
 
   constructor(scope: RequestScope, requestState: unknown) {
     const { envelope } = scope;
@@ -164,10 +174,7 @@ class RequestHandlerContext implements HandlerContext {
     this.#abort = scope.abort;
     this.inputResponses = scope.mrtr.inputResponses;
     this.requestState = requestState;
-    this.#notify = scope.notify;
-    this.#streaming = scope.streaming;
-    this.#progressToken = envelope.progressToken;
-    this.#logLevel = envelope.logLevel;
+    this.#scope = scope;
   }
 
   get signal(): AbortSignal {
@@ -175,20 +182,38 @@ class RequestHandlerContext implements HandlerContext {
   }
 
   get onAbort(): HandlerContext['onAbort'] {
-    const abort = this.#abort;
-    return (listener) => listenToAbort(abort, listener);
+    return (listener) => this.#abortListeners().onAbort(listener);
   }
 
-  /** Forgets the request's notification stream: from now on `progress` and `log` send nothing. */
-  detach(): void {
-    this.#notify = undefined;
-    this.#streaming = undefined;
+  get offAbort(): HandlerContext['offAbort'] {
+    return (listener) => this.#abortListeners().offAbort(listener);
+  }
+
+  #abortListeners(): CallAbort {
+    const abort = callAbortOf(this.#abort);
+    this.#abort = abort;
+    return abort;
+  }
+
+  /**
+   * Forgets the request's notification stream unless `keepNotifying` (from now on `progress` and `log` send
+   * nothing), and keeps `_meta` and the client capabilities as the interner's shared copies.
+   */
+  detach(interner: JsonInterner, keepNotifying: boolean): void {
+    if (!keepNotifying) this.#scope = undefined;
+    const meta = interner.intern(this.meta);
+    const capabilities = meta[META.clientCapabilities];
+    // In this era the capabilities are part of `_meta`; a 2025-era session's are the session's, shared already.
+    if (this.clientCapabilities === this.meta[META.clientCapabilities] && isJsonObject(capabilities)) {
+      this.clientCapabilities = capabilities;
+    }
+    this.meta = meta;
   }
 
   /** Sends a request-scoped notification while the request still streams them. */
   #send(notification: TransportNotification): void {
-    const notify = this.#notify;
-    if (notify !== undefined && this.#streaming?.() === true) notify(notification);
+    const scope = this.#scope;
+    if (scope?.streaming() === true) scope.notify(notification);
   }
 
   get canRequest(): HandlerContext['canRequest'] {
@@ -201,7 +226,7 @@ class RequestHandlerContext implements HandlerContext {
   }
 
   get progress(): HandlerContext['progress'] {
-    const token = this.#progressToken;
+    const token = this.#scope?.envelope.progressToken;
     return (progress, total, message) => {
       if (token === undefined) return;
       this.#send({
@@ -218,7 +243,7 @@ class RequestHandlerContext implements HandlerContext {
   }
 
   get log(): HandlerContext['log'] {
-    const minimum = this.#logLevel;
+    const minimum = this.#scope?.envelope.logLevel;
     return (level, data, logger) => {
       if (minimum === undefined || !passesLogLevel(level, minimum)) return;
       this.#send({
@@ -287,8 +312,9 @@ export function createToolContext(source: RequestScope, channel: InputChannel): 
 
 /**
  * Makes a task's tool context forget its request's notification stream once the `CreateTaskResult` is sent (it
- * could send nothing more): the stream's closures would otherwise live as long as the task waits.
+ * could send nothing more, unless `keepNotifying`), and share its `_meta` with other tasks of equal `_meta` (a
+ * deep-frozen copy from `interner`): both would otherwise live, per task, as long as the task waits.
  */
-export function detachRequest(context: ToolContext): void {
-  if (context instanceof RequestHandlerContext) context.detach();
+export function detachRequest(context: ToolContext, interner: JsonInterner, keepNotifying: boolean): void {
+  if (context instanceof RequestHandlerContext) context.detach(interner, keepNotifying);
 }

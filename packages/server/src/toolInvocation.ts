@@ -25,13 +25,14 @@ export function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext
   } catch (error) {
     return Promise.resolve(thrownOutcome(error));
   }
-  return Promise.resolve(value).then((settled) => returnedOutcome(tool, settled), thrownOutcome);
+  // Module-level handlers, not a closure over `tool`: one closure and scope less per waiting task.
+  return Promise.resolve(value).then(returnedOutcome, thrownOutcome);
 }
 
-function returnedOutcome(tool: RegisteredTool, value: unknown): ToolOutcome {
+function returnedOutcome(value: unknown): ToolOutcome {
   if (value instanceof InputRequired) return { kind: 'input', marker: value };
   if (!isJsonObject(value) || !Array.isArray(value.content)) {
-    return { kind: 'exception', error: new Error(`Tool ${tool.definition.name} returned no content array`) };
+    return { kind: 'exception', error: new Error('The tool returned no content array') };
   }
   return { kind: 'result', result: value as unknown as ToolResult };
 }

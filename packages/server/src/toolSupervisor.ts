@@ -11,6 +11,7 @@ import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
 import type { CallAbort } from './callAbort.js';
 import { DeferredTask, type DeferredTaskDeps } from './deferredTask.js';
 import { type DropTaskDeps, dropTask } from './dropTask.js';
+import { JsonInterner } from './jsonInterner.js';
 import type { JsonObject } from './jsonRpc.js';
 import { OutcomeWriter } from './outcomeWriter.js';
 import { type RunningTool, RunningTools } from './runningTools.js';
@@ -52,15 +53,16 @@ export interface ToolLaunch {
   /** Stored with the task: what a resumed run needs (tool name, and for a resumable tool its arguments). */
   readonly requestMeta: JsonObject;
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided. */
-  readonly makeContext: (
-    channel: InputChannel,
-    abort: CallAbort,
-    streaming: () => boolean,
-  ) => ToolContext;
+  readonly makeContext: (channel: InputChannel, abort: CallAbort, streaming: () => boolean) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
   readonly signal: AbortSignal;
   /** Create the task at once, whatever `immediateResultMs` says: the answer is always a `CreateTaskResult`. */
   readonly alwaysTask?: boolean;
+  /**
+   * The context's notifications outlive the answer (a 2025-era session's related-task notifications), so the
+   * context keeps its notification stream once the `CreateTaskResult` is sent.
+   */
+  readonly keepsNotifying?: boolean;
   /** The task's lifetime from creation, instead of the supervisor's `ttlMs`. */
   readonly ttlMs?: number | null;
 }
@@ -82,6 +84,8 @@ export class ToolSupervisor {
   /** What dropping an abandoned call's task needs: made once here, so a call carries no object of its own. */
   readonly #drop: DropTaskDeps;
   readonly #taskDeps: DeferredTaskDeps;
+  /** Shares the `_meta` of waiting tasks' contexts among tasks of equal `_meta`. */
+  readonly #interner = new JsonInterner();
   #closed = false;
 
   constructor(options: SupervisorOptions) {
@@ -92,9 +96,14 @@ export class ToolSupervisor {
     this.#drop = { ops: options.ops, report: options.report, outcomes: this.#outcomes, closed: () => this.#closed };
   }
 
-  /** Tools whose task exists and that this instance runs. */
-  get running(): ReadonlyMap<string, RunningTool> {
-    return this.#tools.running;
+  /** Tools whose task exists and that this instance runs (a snapshot). */
+  runningCalls(): RunningTool[] {
+    return this.#tools.runningCalls();
+  }
+
+  /** Whether this instance runs the tool of `taskId` and its task exists. */
+  isRunning(taskId: string): boolean {
+    return this.#tools.runningCall(taskId) !== undefined;
   }
 
   /**
@@ -109,7 +118,7 @@ export class ToolSupervisor {
     // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
     const call = this.#tools.track(owner, this.#options.newTaskId(), launch.tool);
-    const abandon = () => call.abort.abort(signal.reason);
+    const abandon = () => call.abort(signal.reason);
     if (signal.aborted) abandon();
     else signal.addEventListener('abort', abandon, { once: true });
     let work: Promise<unknown> = Promise.resolve();
@@ -118,7 +127,7 @@ export class ToolSupervisor {
     const live = () => !this.#closed && !signal.aborted;
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
-      const ctx = launch.makeContext(task, call.abort, whileInGrace(task));
+      const ctx = launch.makeContext(task, call, whileInGrace(task));
       const outcome = invokeTool(launch.tool, launch.args, ctx);
       work = outcome;
       if (task.creation === undefined) {
@@ -131,19 +140,19 @@ export class ToolSupervisor {
         if (created === undefined) throw new Error('The created task was forgotten before its answer');
         if (live()) {
           task.forgetRecord();
-          detachRequest(ctx);
+          detachRequest(ctx, this.#interner, launch.keepsNotifying === true);
           this.#writeThenRelease(call, outcome);
           released = true;
           return createTaskResult(created);
         }
       }
       task.forbidCreation();
-      call.abort.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
+      call.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
       if (task.creation !== undefined) work = dropTask(call, task.creation, outcome, this.#drop);
       throw this.#closed ? shuttingDown() : new ProtocolError(ErrorCode.InternalError, 'Request cancelled');
     } catch (error) {
       task.forbidCreation();
-      call.abort.abort(error);
+      call.abort(error);
       // A store closed under a call during shutdown is the shutdown, not an unexpected failure.
       if (this.#closed && !isProtocolError(error)) throw shuttingDown();
       throw error;
@@ -161,20 +170,20 @@ export class ToolSupervisor {
     const call = this.#tools.track(record.owner, record.taskId, tool);
     call.leaseUntil = record.lease?.until ?? 0;
     this.#tools.markRunning(call);
-    call.unlisten = this.#tools.listen(call);
+    this.#tools.listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const args = record.requestMeta?.arguments;
     const outcome = invokeTool(
       tool,
       args,
-      makeContext(task, call.abort, () => false),
+      makeContext(task, call, () => false),
     );
     this.#writeThenRelease(call, outcome);
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
   abort(taskId: string, reason: TaskAbortError): void {
-    this.#tools.running.get(taskId)?.abort.abort(reason);
+    this.#tools.runningCall(taskId)?.abort(reason);
   }
 
   /**
@@ -186,7 +195,7 @@ export class ToolSupervisor {
   async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
     this.#outcomes.beginShutdown(handOver);
-    for (const call of this.#tools.calls) call.abort.abort(new TaskAbortError('shutdown', 'Server shutting down'));
+    for (const call of this.#tools.calls()) call.abort(new TaskAbortError('shutdown', 'Server shutting down'));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
@@ -194,7 +203,7 @@ export class ToolSupervisor {
     await Promise.race([this.#tools.drained(), deadline]);
     clearTimeout(timer);
     this.#outcomes.stopRetries();
-    return [...this.#tools.running.values()];
+    return this.#tools.runningCalls();
   }
 
   #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
@@ -216,10 +225,8 @@ export class ToolSupervisor {
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
     return new DeferredTask({
       deps: this.#taskDeps,
-      owner: call.owner,
-      taskId: call.taskId,
+      call,
       create,
-      abort: call.abort,
       ...(existing === undefined ? {} : { existing: { replayKeys: issuedInputKeys(existing) } }),
     });
   }
@@ -228,7 +235,7 @@ export class ToolSupervisor {
   async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
-    const unlisten = this.#tools.listen(call);
+    this.#tools.listen(call);
     const leaseUntil = Date.now() + this.#options.leaseMs;
     let record: TaskRecord;
     try {
@@ -240,13 +247,12 @@ export class ToolSupervisor {
         lease: { worker: this.#options.workerId, until: leaseUntil },
       });
     } catch (error) {
-      this.#tools.unlisten(call, unlisten);
+      this.#tools.unlisten(call);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }
     call.leaseUntil = leaseUntil;
-    // Kept until the call is released (an event after an abort changes nothing), not tied to the signal by a listener.
-    call.unlisten = unlisten;
+    // Listened to until the call is released (an event after an abort changes nothing).
     this.#tools.markRunning(call);
     return record;
   }

@@ -103,6 +103,16 @@ export function legacyFixture(
       },
     },
     {
+      name: 'reports_later',
+      description: 'Logs once the test opens the gate, long after its task was answered',
+      taskSupport: 'optional',
+      handler: async (_args, ctx) => {
+        await gate.promise;
+        ctx.log('info', 'later');
+        return { content: [{ type: 'text', text: 'reported later' }] };
+      },
+    },
+    {
       name: 'collects',
       description: 'Asks for a name before its task exists',
       taskSupport: 'required',

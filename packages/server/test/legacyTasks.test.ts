@@ -286,4 +286,16 @@ describe('notifications of a running task', () => {
       _meta: related,
     });
   });
+
+  it('L-T20: a tool still logs with the related-task _meta after its CreateTaskResult was sent', async () => {
+    const f = legacyFixture({ envelope: { ...ENVELOPE, logLevel: 'debug' } });
+    const { task } = await f.call('reports_later');
+    f.gate.resolve();
+    await f.route('tasks/result', { taskId: task.taskId });
+    expect(f.notifications.find((n) => n.method === 'notifications/message')?.params).toEqual({
+      level: 'info',
+      data: 'later',
+      _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } },
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../src/index.js';
-import { deferred, EXT_CAPS, expectCreateTask, Loopback } from './harness.js';
+import { deferred, EXT_CAPS, expectCreateTask, Loopback, request } from './harness.js';
 
 let server: McpServer;
 afterEach(async () => server?.close());
@@ -34,5 +34,92 @@ describe('tool context', () => {
     gate.resolve();
     const done = await client.waitForTerminal(taskId);
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'task string false true decline' }] });
+  });
+
+  it('onAbort reaches a waiting task tool on tasks/cancel; offAbort stops a listener', async () => {
+    server = new McpServer({ serverInfo: { name: 'ctx', version: '1.0.0' } });
+    const reasons: unknown[] = [];
+    const removed: unknown[] = [];
+    server.tool({
+      name: 'waits',
+      description: 'Waits until cancelled',
+      taskSupport: 'required',
+      handler: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          const early = (reason: unknown) => removed.push(reason);
+          ctx.onAbort(early);
+          ctx.offAbort(early);
+          ctx.onAbort((reason) => {
+            reasons.push(reason);
+            reject(reason);
+          });
+        }),
+    });
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const taskId = expectCreateTask(await client.call('waits'));
+    await client.ok('tasks/cancel', { taskId });
+    await client.waitForTerminal(taskId);
+    await expect.poll(() => reasons.length).toBe(1);
+    expect(reasons[0]).toMatchObject({ name: 'TaskAbortError', kind: 'cancelled' });
+    expect(removed).toEqual([]);
+  });
+
+  it('onAbort in a synchronous call follows the request signal, which stays the same object', async () => {
+    server = new McpServer({ serverInfo: { name: 'ctx', version: '1.0.0' } });
+    const started = deferred<{ signal: AbortSignal }>();
+    const reasons: unknown[] = [];
+    server.tool({
+      name: 'sync-wait',
+      description: 'Waits for its request to go away',
+      handler: (_args, ctx) =>
+        new Promise((resolve) => {
+          const before = ctx.signal;
+          ctx.onAbort((reason) => {
+            reasons.push(reason);
+            resolve({ content: [{ type: 'text', text: String(ctx.signal === before) }] });
+          });
+          started.resolve({ signal: before });
+        }),
+    });
+    const controller = new AbortController();
+    const call = server.handle(request('tools/call', { name: 'sync-wait', arguments: {} }), {
+      principal: undefined,
+      signal: controller.signal,
+      notify: () => undefined,
+    });
+    const { signal } = await started.promise;
+    expect(signal).toBe(controller.signal);
+    controller.abort('client left');
+    const response = await call;
+    expect(reasons).toEqual(['client left']);
+    expect(response).toMatchObject({ result: { content: [{ text: 'true' }] } });
+  });
+
+  it('a waiting task shares one deep-frozen _meta with the other tasks of equal _meta', async () => {
+    server = new McpServer({ serverInfo: { name: 'ctx', version: '1.0.0' } });
+    const metas: Array<{ meta: unknown; capabilities: unknown }> = [];
+    const gate = deferred();
+    server.tool({
+      name: 'remembers',
+      description: 'Reads its _meta after its task was answered',
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        await gate.promise;
+        metas.push({ meta: ctx.meta, capabilities: ctx.clientCapabilities });
+        return { content: [{ type: 'text', text: 'ok' }] };
+      },
+    });
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const first = expectCreateTask(await client.call('remembers'));
+    const second = expectCreateTask(await client.call('remembers'));
+    gate.resolve();
+    await client.waitForTerminal(first);
+    await client.waitForTerminal(second);
+    const [a, b] = metas;
+    expect(a?.meta).toBe(b?.meta);
+    expect(Object.isFrozen(a?.meta)).toBe(true);
+    expect(a?.capabilities).toEqual(EXT_CAPS);
+    expect(a?.capabilities).toBe(b?.capabilities);
+    expect(Object.isFrozen(a?.capabilities)).toBe(true);
   });
 });

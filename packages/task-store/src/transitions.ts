@@ -317,3 +317,5 @@ export function keepFinished(record: TaskRecord, keepFinishedMs: number | null, 
   rememberFrozenRecord(shortened);
   return shortened;
 }
+
+export { deepFreeze };

@@ -220,6 +220,26 @@ describe('InMemoryTaskStore', () => {
     expect(seen).toEqual(['all:alice:a', 'own:a', 'all:bob:b', 'own:c']);
   });
 
+  it("listenMany serves several tasks with one listener, only its owner's, until unsubscribed", async () => {
+    const store = makeStore();
+    await store.ready();
+    const a = await store.create('alice', { ttlMs: null });
+    const b = await store.create('alice', { ttlMs: null });
+    const bobs = await store.create('bob', { ttlMs: null });
+    const seen: string[] = [];
+    const stop = store.listenMany('alice', [a.taskId, b.taskId, bobs.taskId, 'not-yet'], (event) =>
+      seen.push(`${event.record.taskId === a.taskId ? 'a' : 'b'}:${event.record.statusMessage}`),
+    );
+    await store.setStatusMessage('alice', a.taskId, '1');
+    await store.setStatusMessage('alice', b.taskId, '2');
+    await store.setStatusMessage('bob', bobs.taskId, 'never seen');
+    stop();
+    stop();
+    await store.setStatusMessage('alice', a.taskId, '3');
+    expect(seen).toEqual(['a:1', 'b:2']);
+    expect(store.stats().listenedTasks).toBe(0);
+  });
+
   it('listenAll skips a listener removed during the same delivery and isolates its errors', async () => {
     const errors: unknown[] = [];
     const memory = new InMemoryTaskStore({});

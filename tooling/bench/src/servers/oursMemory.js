@@ -1,5 +1,6 @@
 // Ours: heap per concurrent working task, end to end, in one server process (run with --expose-gc).
 // The harness sends { type: 'run', count, perStream }; this process answers { type: 'memory', ... }.
+import { setMaxListeners } from 'node:events';
 import { writeHeapSnapshot } from 'node:v8';
 import { LATEST_PROTOCOL_VERSION } from '@mcp-tasks/protocol';
 import { McpServer } from '@mcp-tasks/server';
@@ -10,13 +11,25 @@ import { ready } from './serverKit.js';
 /**
  * Stands for what a real tool waits on (a webhook, a queue message, a job finishing elsewhere): one pending promise
  * per task, settled from outside the server by `release`. The registry entry and the promise are the tool's own
- * frame; with a `signal` it also stops waiting on cancel, as a tool that honours cancellation does.
+ * frame; unless `watch` is 'none' it also stops waiting on cancel (through `ctx.onAbort` or `ctx.signal`), as a
+ * tool that honours cancellation does.
  */
 class ExternalEvents {
   #waiting = new Map();
 
-  wait(key, signal) {
-    if (signal === undefined) return new Promise((resolve) => this.#waiting.set(key, resolve));
+  wait(key, ctx, watch) {
+    if (watch === 'none') return new Promise((resolve) => this.#waiting.set(key, resolve));
+    if (watch === 'onAbort') {
+      // The listener is not removed once the event came: the runtime lets it go when the call ends.
+      return new Promise((resolve, reject) => {
+        this.#waiting.set(key, resolve);
+        ctx.onAbort((reason) => {
+          this.#waiting.delete(key);
+          reject(reason);
+        });
+      });
+    }
+    const { signal } = ctx;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.#waiting.delete(key);
@@ -92,7 +105,7 @@ function wire(message) {
   return JSON.parse(JSON.stringify(message));
 }
 
-async function run({ count, perStream, watchSignal, snapshot, listeningSnapshot }) {
+async function run({ count, perStream, watch, snapshot, listeningSnapshot }) {
   const events = new ExternalEvents();
   const store = new InMemoryTaskStore({ maxTasksPerOwner: count + 1, maxFinishedTasksPerOwner: count + 1 });
   const server = new McpServer({
@@ -107,7 +120,7 @@ async function run({ count, perStream, watchSignal, snapshot, listeningSnapshot 
     description: 'A task that completes when its external event arrives',
     taskSupport: 'required',
     handler: async (_args, ctx) => {
-      const text = await events.wait(ctx.taskId, watchSignal ? ctx.signal : undefined);
+      const text = await events.wait(ctx.taskId, ctx, watch);
       return { content: [{ type: 'text', text }] };
     },
   });
@@ -133,6 +146,8 @@ async function run({ count, perStream, watchSignal, snapshot, listeningSnapshot 
   const completed = new Set();
   const streams = [];
   const stop = new AbortController();
+  // Every stream listens to this one signal: no leak, so no warning.
+  setMaxListeners(0, stop.signal);
   for (let from = 0; from < count; from += perStream) {
     const ids = taskIds.slice(from, from + perStream);
     const acked = new Promise((resolve) => {
