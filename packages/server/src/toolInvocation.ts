@@ -13,23 +13,31 @@ export type ToolOutcome =
   /** Any other exception: becomes an `isError: true` result. */
   | { readonly kind: 'exception'; readonly error: unknown };
 
-/**
- * Runs a tool handler and classifies how it ended. A malformed return value counts as an exception. Written with
- * `then` rather than `async`/`await`: a task's tool may wait for hours, and a suspended async function keeps a
- * generator and its registers alive for all that time, for every task.
- */
-export function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
-  let value: unknown;
+/** Runs a tool handler: resolves or rejects as it does (a synchronous throw becomes a rejection). */
+export function runTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<unknown> {
   try {
-    value = tool.definition.handler(args as JsonObject, ctx);
+    return Promise.resolve(tool.definition.handler(args as JsonObject, ctx));
   } catch (error) {
-    return Promise.resolve(thrownOutcome(error));
+    return Promise.reject(error);
   }
-  // Module-level handlers, not a closure over `tool`: one closure and scope less per waiting task.
-  return Promise.resolve(value).then(returnedOutcome, thrownOutcome);
 }
 
-function returnedOutcome(value: unknown): ToolOutcome {
+/**
+ * How a tool's run (from {@link runTool}) ended; a malformed return value counts as an exception. Written with
+ * `then` rather than `async`/`await`, with module-level handlers: a task's tool may wait for hours, and a suspended
+ * async function (a generator and its registers) or a closure per call would be kept all that time, for every task.
+ */
+export function toolOutcome(run: Promise<unknown>): Promise<ToolOutcome> {
+  return run.then(returnedOutcome, thrownOutcome);
+}
+
+/** Runs a tool handler and classifies how it ended ({@link runTool}, then {@link toolOutcome}). */
+export function invokeTool(tool: RegisteredTool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  return toolOutcome(runTool(tool, args, ctx));
+}
+
+/** The outcome of a run that resolved with `value`. */
+export function returnedOutcome(value: unknown): ToolOutcome {
   if (value instanceof InputRequired) return { kind: 'input', marker: value };
   if (!isJsonObject(value) || !Array.isArray(value.content)) {
     return { kind: 'exception', error: new Error('The tool returned no content array') };
@@ -37,7 +45,8 @@ function returnedOutcome(value: unknown): ToolOutcome {
   return { kind: 'result', result: value as unknown as ToolResult };
 }
 
-function thrownOutcome(error: unknown): ToolOutcome {
+/** The outcome of a run that threw or rejected with `error`. */
+export function thrownOutcome(error: unknown): ToolOutcome {
   return isProtocolError(error) ? { kind: 'protocolError', error } : { kind: 'exception', error };
 }
 

@@ -21,9 +21,12 @@ import { detachRequest, type InputChannel, type ToolContext } from './toolContex
 import {
   completeToolResult,
   exceptionMessage,
-  invokeTool,
+  returnedOutcome,
+  runTool,
   type ToolOutcome,
+  thrownOutcome,
   toolErrorResult,
+  toolOutcome,
 } from './toolInvocation.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
@@ -128,10 +131,11 @@ export class ToolSupervisor {
     try {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
       const ctx = launch.makeContext(task, call, whileInGrace(task));
-      const outcome = invokeTool(launch.tool, launch.args, ctx);
-      work = outcome;
+      // The run, not its classified outcome: a waiting task keeps one promise chain (the write below), not two.
+      const run = runTool(launch.tool, launch.args, ctx);
+      work = run;
       if (task.creation === undefined) {
-        const early = await task.outcomeWithinGrace(outcome, this.#options.immediateResultMs);
+        const early = await task.outcomeWithinGrace(toolOutcome(run), this.#options.immediateResultMs);
         if (early !== undefined && task.creation === undefined && live()) return directAnswer(early);
       }
       if (live()) {
@@ -141,14 +145,14 @@ export class ToolSupervisor {
         if (live()) {
           task.forgetRecord();
           detachRequest(ctx, this.#interner, launch.keepsNotifying === true);
-          this.#writeThenRelease(call, outcome);
+          this.#writeThenRelease(call, run);
           released = true;
           return createTaskResult(created);
         }
       }
       task.forbidCreation();
       call.abort(this.#closed ? new TaskAbortError('shutdown', 'Server shutting down') : signal.reason);
-      if (task.creation !== undefined) work = dropTask(call, task.creation, outcome, this.#drop);
+      if (task.creation !== undefined) work = dropTask(call, task.creation, toolOutcome(run), this.#drop);
       throw this.#closed ? shuttingDown() : new ProtocolError(ErrorCode.InternalError, 'Request cancelled');
     } catch (error) {
       task.forbidCreation();
@@ -173,12 +177,14 @@ export class ToolSupervisor {
     this.#tools.listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const args = record.requestMeta?.arguments;
-    const outcome = invokeTool(
-      tool,
-      args,
-      makeContext(task, call, () => false),
+    this.#writeThenRelease(
+      call,
+      runTool(
+        tool,
+        args,
+        makeContext(task, call, () => false),
+      ),
     );
-    this.#writeThenRelease(call, outcome);
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -211,15 +217,23 @@ export class ToolSupervisor {
     work.then(release, release);
   }
 
-  /** Once the tool settled, writes its outcome and releases the call: one closure per waiting task, not two. */
-  #writeThenRelease(call: RunningTool, outcome: Promise<ToolOutcome>): void {
-    void outcome.then(async (result) => {
-      try {
-        await this.#outcomes.write(call, result);
-      } finally {
-        this.#tools.release(call);
-      }
-    });
+  /**
+   * Once the tool's run settled, writes its outcome and releases the call. Per waiting task this is one reaction,
+   * two closures sharing one scope, and one promise, chained to the run itself (not to a classified copy of it).
+   */
+  #writeThenRelease(call: RunningTool, run: Promise<unknown>): void {
+    void run.then(
+      (value) => this.#finish(call, returnedOutcome(value)),
+      (error) => this.#finish(call, thrownOutcome(error)),
+    );
+  }
+
+  async #finish(call: RunningTool, outcome: ToolOutcome): Promise<void> {
+    try {
+      await this.#outcomes.write(call, outcome);
+    } finally {
+      this.#tools.release(call);
+    }
   }
 
   #deferredTask(call: RunningTool, create: () => Promise<TaskRecord>, existing?: TaskRecord): DeferredTask {
