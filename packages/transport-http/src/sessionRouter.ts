@@ -103,7 +103,7 @@ export class SessionRouter {
       errorsOnOk: live,
     });
     const done = session.begin(exchange, id);
-    runHandler(this.#handle, message, exchange, id).then((response) => {
+    runHandler(this.#handle, message, exchange, id, (response) => {
       done();
       const accepted = response !== undefined && 'result' in response;
       if (!live && !accepted) session.end();
