@@ -48,7 +48,8 @@ describe('ServerSession', () => {
     const { session, out } = setup(handler);
     session.receive(req(1));
     const context = parked.get(1)?.context as RequestContext;
-    const { notify, request } = context;
+    // A wrapper that spreads the context keeps both (signal is read, not copied: see HandlerCall).
+    const { notify, request } = { ...context };
     expect(context.notify).toBe(notify);
     expect(context.request).toBe(request);
     notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } });
