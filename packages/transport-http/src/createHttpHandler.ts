@@ -97,7 +97,8 @@ export function createHttpHandler(
 
   const write = (res: ServerResponse, outcome: HttpReply | OpenResponse): void => {
     if ('status' in outcome) writeReply(res, outcome);
-    else res.once('close', outcome.close);
+    // `on`, not `once`: a response closes once, and `close` is idempotent, so the once-wrapper was pure cost.
+    else res.on('close', outcome.close);
   };
 
   const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void =>
@@ -115,7 +116,7 @@ export function createHttpHandler(
   };
 
   const readThenDispatch = (req: IncomingMessage, res: ServerResponse, header: HeaderLookup, principal?: string) => {
-    readBody(req, limits).then((body) => {
+    readBody(req, limits, (body) => {
       if (body === 'too_large') writeReply(res, req.complete ? tooLargeDrained : binding.tooLarge);
       else if (body === 'timeout') writeReply(res, timedOut);
       else if (body !== 'aborted') parseAndDispatch(body, res, header, principal);

@@ -206,7 +206,7 @@ export class HttpBinding {
       }
     }
     const exchange = new Exchange(sink, principal, this.#exchangeOptions);
-    runHandler(this.#handle, message, exchange, id).then((response) => exchange.finish(response));
+    runHandler(this.#handle, message, exchange, id, (response) => exchange.finish(response));
     return exchange;
   }
 }

@@ -96,22 +96,27 @@ export class SessionRouter {
     live: boolean,
   ): Exchange {
     const id = requestIdOf(message);
-    const sessionHeaders = { [SESSION_HEADER]: session.id };
+    // Made only for what names the session (a new session's stream, an accepted `initialize`): most requests of a
+    // live session need no header object.
     const exchange = new Exchange(sink, principal, this.#exchangeOptions, {
       session,
-      streamHeaders: live ? undefined : sessionHeaders,
+      streamHeaders: live ? undefined : sessionHeaders(session),
       errorsOnOk: live,
     });
     const done = session.begin(exchange, id);
-    runHandler(this.#handle, message, exchange, id).then((response) => {
+    runHandler(this.#handle, message, exchange, id, (response) => {
       done();
       const accepted = response !== undefined && 'result' in response;
       if (!live && !accepted) session.end();
       if (!live && accepted) session.commit();
-      exchange.finish(response, accepted && isInitialize(message) ? sessionHeaders : undefined);
+      exchange.finish(response, accepted && isInitialize(message) ? sessionHeaders(session) : undefined);
     });
     return exchange;
   }
+}
+
+function sessionHeaders(session: HttpSession): Record<string, string> {
+  return { [SESSION_HEADER]: session.id };
 }
 
 const CONFLICT = errorReply(409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open');

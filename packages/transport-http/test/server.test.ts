@@ -205,6 +205,24 @@ describe('Streamable HTTP server: CONFORMANCE.md 6.1 validation order and status
   });
 });
 
+describe('Streamable HTTP server: a runtime that breaks its contract', () => {
+  it('answers a runtime that throws synchronously, or answers a request with nothing, with 500/-32603', async () => {
+    const handle = await listen((message) => {
+      if ((message as { method?: string }).method === 'sync-throw') throw new Error('runtime bug');
+      return Promise.resolve(undefined);
+    });
+    servers.push(handle);
+    for (const [id, method] of [
+      [4, 'sync-throw'],
+      [5, 'nothing'],
+    ] as const) {
+      const res = await post(handle.url, rpc(id, method), mcpHeaders(method));
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+    }
+  });
+});
+
 describe('Streamable HTTP server: body limit', () => {
   it('refuses a declared Content-Length over maxBodyBytes with 413 and keeps serving', async () => {
     const { url, recorded } = await start({ maxBodyBytes: 1024 });

@@ -168,7 +168,8 @@ export class ServerSession {
       return;
     }
     if (id !== undefined && this.#overLimit(id, method)) return;
-    const call = new HandlerCall(this.#options.principal, this.#sendNotification, this.peer);
+    // The call carries its id and method, so the two reactions below close over it alone.
+    const call = new HandlerCall(this.#options.principal, this.#sendNotification, this.peer, id, method);
     call.listen = method === LISTEN_METHOD;
     if (id === undefined) this.#untracked.add(call);
     else {
@@ -179,23 +180,24 @@ export class ServerSession {
     let pending: Promise<TransportResponse | undefined>;
     try {
       // Promise.resolve returns a native promise as it is; it only guards a handler that breaks its contract.
-      pending = Promise.resolve(this.#options.handler(message, call.context));
+      pending = Promise.resolve(this.#options.handler(message, call));
     } catch (error) {
       pending = Promise.reject(error);
     }
     pending.then(
-      (response) => this.#settle(call, id, method, response),
-      (error: unknown) => {
-        // The handler contract says it never rejects; stay up and answer anyway.
-        this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
-        const internal = { code: -32603, message: 'Internal error' };
-        this.#settle(
-          call,
-          id,
-          method,
-          id === undefined ? { jsonrpc: '2.0', error: internal } : { jsonrpc: '2.0', id, error: internal },
-        );
-      },
+      (response) => this.#settle(call, response),
+      (error: unknown) => this.#fail(call, error),
+    );
+  }
+
+  /** The handler contract says it never rejects; stay up and answer anyway. */
+  #fail(call: HandlerCall, error: unknown): void {
+    this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    const internal = { code: -32603, message: 'Internal error' };
+    const { id } = call;
+    this.#settle(
+      call,
+      id === undefined ? { jsonrpc: '2.0', error: internal } : { jsonrpc: '2.0', id, error: internal },
     );
   }
 
@@ -222,12 +224,8 @@ export class ServerSession {
     return true;
   }
 
-  #settle(
-    call: HandlerCall,
-    id: TransportRequestId | undefined,
-    method: string | undefined,
-    response: TransportResponse | undefined,
-  ): void {
+  #settle(call: HandlerCall, response: TransportResponse | undefined): void {
+    const { id, method } = call;
     call.done = true;
     if (id === undefined) this.#untracked.delete(call);
     else if (this.#requests.get(id) === call) this.#forget(id, call);

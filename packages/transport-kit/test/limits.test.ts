@@ -37,6 +37,20 @@ describe('decodeMessage', () => {
     }
   });
 
+  it('counts both bracket kinds when it scans: objects and arrays mixed past maxDepth are refused', () => {
+    // Alternating `{"a":[` levels: neither kind alone reaches the limit, together they pass it.
+    const mixed = (levels: number) => {
+      let text = '1';
+      for (let level = 0; level < levels; level++) text = level % 2 === 0 ? `[${text}]` : `{"a":${text}}`;
+      return text;
+    };
+    expect(decodeMessage(`{"id":3,"params":${mixed(63)}}`).ok).toBe(true);
+    expect(decodeMessage(`{"id":3,"params":${mixed(64)}}`)).toMatchObject({
+      ok: false,
+      error: { id: 3, error: { code: -32602 } },
+    });
+  });
+
   it('walks a 1,000,000-deep value without recursion', () => {
     const value = JSON.parse(nested(1_000_000));
     expect(exceedsDepth(value, 64)).toBe(true);

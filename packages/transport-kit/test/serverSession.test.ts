@@ -43,6 +43,27 @@ describe('ServerSession', () => {
     ]);
   });
 
+  it('hands out notify and request as functions that work on their own, the same ones on every read', async () => {
+    const { handler, parked } = parkingHandler();
+    const { session, out } = setup(handler);
+    session.receive(req(1));
+    const context = parked.get(1)?.context as RequestContext;
+    // A wrapper that spreads the context keeps both (signal is read, not copied: see HandlerCall).
+    const { notify, request } = { ...context };
+    expect(context.notify).toBe(notify);
+    expect(context.request).toBe(request);
+    notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } });
+    const asked = request?.({ method: 'roots/list' });
+    expect(out.at(-1)).toMatchObject({ method: 'roots/list' });
+    const askedId = (out.at(-1) as { id: number }).id;
+    session.receive({ jsonrpc: '2.0', id: askedId, result: { roots: [] } });
+    await expect(asked).resolves.toMatchObject({ id: askedId, result: { roots: [] } });
+    parked.get(1)?.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    await session.idle();
+    expect(out[0]).toMatchObject({ method: 'notifications/progress' });
+    expect(out.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+
   it('runs requests concurrently and answers them in completion order', async () => {
     const { handler, parked } = parkingHandler();
     const { session, out } = setup(handler);
