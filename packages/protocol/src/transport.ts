@@ -82,7 +82,11 @@ export interface RequestContext {
    * notifications). Delivered before the response, in call order. Calls after the response are dropped.
    */
   notify(notification: TransportNotification): void;
-  /** Aborted when the request is cancelled, its connection closes, or the transport shuts down. */
+  /**
+   * Aborted when the request is cancelled, its connection closes, or the transport shuts down. Our transports make
+   * it on first read (an `AbortSignal` per message is costly), so it is an accessor of the context's class: a
+   * wrapper that copies the context with a spread must copy it by name: `{ ...context, signal: context.signal }`.
+   */
   readonly signal: AbortSignal;
   /**
    * The stateful session this message arrived on, on transports that carry 2025-era sessions: over Streamable HTTP

@@ -65,6 +65,8 @@ export function createHarness(serverOptions: Partial<McpServerOptions> = {}): Ha
     log.push(entry);
     const response = await server.handle(message, {
       ...context,
+      // An accessor of the transport's context class, which a spread does not copy.
+      signal: context.signal,
       notify: (notification) => {
         entry.notifications.push(notification);
         context.notify(notification);
