@@ -15,8 +15,12 @@ const MODERN_ONLY_KEYS = ['resultType', 'ttlMs', 'cacheScope'] as const;
  */
 export function toLegacyResult(result: JsonObject): JsonObject {
   if (!MODERN_ONLY_KEYS.some((key) => key in result)) return result;
-  const shaped: Record<string, unknown> = { ...result };
-  for (const key of MODERN_ONLY_KEYS) delete shaped[key];
+  // Copied key by key rather than spread and then `delete`d: deleting turns the copy into a slow dictionary-mode
+  // object, which every response then serializes.
+  const shaped: Record<string, unknown> = {};
+  for (const key of Object.keys(result)) {
+    if (!(MODERN_ONLY_KEYS as readonly string[]).includes(key)) shaped[key] = result[key];
+  }
   return shaped;
 }
 
