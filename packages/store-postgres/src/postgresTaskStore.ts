@@ -48,6 +48,8 @@ export class PostgresTaskStore implements TaskStore {
   readonly #pool: pg.Pool;
   readonly #poolClients = new OpenClients();
   readonly #sql: Statements;
+  /** The name each parameterised statement is prepared under, by its text. */
+  readonly #prepared: ReadonlyMap<string, string>;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
   readonly #newId: () => string;
@@ -78,6 +80,7 @@ export class PostgresTaskStore implements TaskStore {
     this.#poolWaitTimeoutMs = options.poolWaitTimeoutMs ?? 30_000;
     this.#where = describeTarget(config);
     this.#sql = statementsFor(options.table ?? 'mcp_tasks');
+    this.#prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
     this.#newId = createTaskIdGenerator(options.randomFill);
     this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
     this.#maxTtlMs = options.maxTtlMs ?? null;
@@ -300,12 +303,30 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   #query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    return values.length === 0 ? this.#pool.query(text) : this.#pool.query(text, values as unknown[]);
+    if (values.length === 0) return this.#pool.query(text);
+    const name = this.#prepared.get(text);
+    return name === undefined
+      ? this.#pool.query(text, values as unknown[])
+      : this.#pool.query({ name, text, values: values as unknown[] });
   }
 
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
+}
+
+/**
+ * Names for the parameterised statements (`$1`…), prepared once per connection by `pg` and then only bound and
+ * executed: the database parses and plans a `get` once per connection instead of on every call. Empty when
+ * `enabled` is false (for poolers that cannot keep prepared statements).
+ */
+function preparedNames(sql: Statements, table: string, enabled: boolean): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  if (!enabled) return names;
+  for (const [key, text] of Object.entries(sql)) {
+    if (typeof text === 'string' && text.includes('$1')) names.set(text, `${table}_${key}`);
+  }
+  return names;
 }
 
 /** `host:port/database` of a connection config, for error messages (never the password). */

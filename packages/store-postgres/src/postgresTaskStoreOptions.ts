@@ -13,6 +13,12 @@ export interface PostgresTaskStoreOptions extends TaskStoreLimits {
   readonly instanceId?: string;
   /** Pool size. @default 10 */
   readonly maxConnections?: number;
+  /**
+   * Prepare the store's parameterised statements once per connection (named statements), so the database parses
+   * and plans each only once per connection. Turn it off behind a pooler that does not keep prepared statements
+   * across transactions (PgBouncer before 1.21 in transaction mode). @default true
+   */
+  readonly preparedStatements?: boolean;
   /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
   readonly statementTimeoutMs?: number;
   /**

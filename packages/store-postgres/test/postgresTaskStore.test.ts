@@ -89,6 +89,29 @@ describe('PostgresTaskStore', () => {
     expect(await store.get('anonymous', task.taskId)).toBeUndefined();
   });
 
+  it('answers the same with and without prepared statements, each statement run twice on one connection', async () => {
+    for (const preparedStatements of [true, false]) {
+      const store = new PostgresTaskStore({
+        connectionString: url,
+        table: `tasks_${++tables}`,
+        maxConnections: 1,
+        preparedStatements,
+        onError: () => undefined,
+      });
+      onTestFinished(() => store.close());
+      const ops = new TaskOperations(store);
+      for (let round = 0; round < 2; round++) {
+        const task = await ops.create('alice', { ttlMs: 60_000, lease: { worker: 'w', until: Date.now() - 1 } });
+        expect(await store.get('alice', task.taskId)).toEqual(task);
+        expect(await store.get('bob', task.taskId)).toBeUndefined();
+        await ops.setStatusMessage('alice', task.taskId, `round ${round}`);
+        expect((await store.get('alice', task.taskId))?.statusMessage).toBe(`round ${round}`);
+        expect((await store.list('alice', { limit: 10 })).tasks).toHaveLength(round + 1);
+        expect((await store.lapsedLeases(Date.now(), 10)).map((r) => r.taskId)).toContain(task.taskId);
+      }
+    }
+  });
+
   it('keeps tasks across a restart of the store (a new instance on the same table)', async () => {
     const table = `tasks_${++tables}`;
     const first = open({}, table);
