@@ -128,7 +128,7 @@ export async function latencyInFlightRow(ctx) {
         `${listens} listen requests for ${started * reps} tasks, task states sent on them per task ` +
         `${perTask('listenEvent')}, streams open at a completion: ` +
         `p50 ${open?.p50 ?? 'n/a'}, max ${open?.max ?? 'n/a'}; per task: tools/call ${perTask('tools/call')}, ` +
-        `tasks/get ${perTask('tasks/get')}` +
+        `tasks/get ${perTask('tasks/get')}, TCP connections opened ${perTask('connection')}` +
         (served === undefined ? '' : `; server's share p50 ${served.p50.toFixed(2)}, p99 ${served.p99.toFixed(2)} ms`) +
         `; client event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}, max ` +
         `${(loopDelay.max / 1e6).toFixed(0)} ms (ramp included)` +

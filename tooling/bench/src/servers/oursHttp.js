@@ -71,4 +71,7 @@ const handler = timing
   : endpoint;
 const server = createServer(handler);
 server.keepAliveTimeout = 60_000;
+// BENCH_TIMING=1: counts the TCP connections clients open (`connection`), to tell a pooled client from one that
+// connects again and again.
+if (timing) server.on('connection', () => recordLatency('connection', 0));
 server.listen(port(), '127.0.0.1', () => ready({ url: `http://127.0.0.1:${server.address().port}/mcp`, taskId }));
