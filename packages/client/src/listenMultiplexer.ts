@@ -47,8 +47,8 @@ interface Member {
 interface Stream {
   readonly controller: AbortController;
   readonly taskIds: readonly string[];
-  /** The streams this one replaces once acknowledged. */
-  readonly merges: readonly Stream[];
+  /** The streams this one replaces once acknowledged (emptied then, so no chain of closed streams is kept). */
+  merges: readonly Stream[];
   /** The tasks live on this stream now. */
   readonly live: Set<string>;
   id?: number | undefined;
@@ -209,6 +209,7 @@ export class ListenMultiplexer {
       for (const feed of member.feeds) feed.live(live);
     }
     for (const merged of stream.merges) this.#close(merged);
+    stream.merges = [];
     if (stream.live.size === 0) this.#close(stream);
     this.#schedule();
   }
@@ -226,6 +227,7 @@ export class ListenMultiplexer {
       // Failed before its ack: the tasks that were joining poll from now on; the streams it would have replaced
       // keep serving and may be folded into a later request.
       for (const merged of stream.merges) if (merged.replacedBy === stream) merged.replacedBy = undefined;
+      stream.merges = [];
       for (const taskId of stream.taskIds) {
         const member = this.#members.get(taskId);
         if (member === undefined || member.refused || member.liveOn !== undefined) continue;
