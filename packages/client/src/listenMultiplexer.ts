@@ -271,7 +271,8 @@ export interface ListenOptions {
    * The listen streams the client keeps open at most. Tasks join through a new request carrying only their ids;
    * once this many streams are open, the next request also carries the live tasks of the streams with the fewest,
    * which close once it is acknowledged. Exceeded only when the tasks in flight need more streams than
-   * `maxTaskIdsPerStream` allows. @default 8
+   * `maxTaskIdsPerStream` allows, and by one while a stream is being replaced: keep it below what the server allows
+   * per connection (mcp-tasks servers allow 32 listen streams per WebSocket or stdio connection). @default 8
    */
   readonly maxStreams?: number | undefined;
 }
