@@ -1,10 +1,13 @@
 /**
- * One `subscriptions/listen` stream shared by every task a client drives, instead of one stream per task. A
- * listen request's task ids cannot be changed once sent, so a change of the set is a new request with the full
- * set; the stream it replaces is closed only after the new one is acknowledged, so no notification falls in a gap.
+ * The `subscriptions/listen` streams shared by every task a client drives, instead of one stream per task. A listen
+ * request's task ids cannot be changed once sent, so tasks join through a new request carrying only the new ids
+ * (the server answers it with their current states, not everyone's); a stream closes once all its tasks have left,
+ * and when the open streams reach their bound the ones with the fewest live tasks are folded into the next request
+ * and closed only after it is acknowledged, so no notification falls in a gap.
  */
 import type { DetailedTask, TransportNotification } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
+import { planJoins } from './listenPlan.js';
 import { type ObserverFeed, queuedObserver } from './observerQueue.js';
 import type { TaskObserver } from './taskDriver.js';
 import { acknowledgedTaskIds, type OpenListenStream, pushedTask, subscriptionIdOf } from './taskListener.js';
@@ -13,16 +16,20 @@ import { acknowledgedTaskIds, type OpenListenStream, pushedTask, subscriptionIdO
 export interface ListenMultiplexerOptions {
   readonly open: OpenListenStream;
   readonly clock: Clock;
-  /** At most this many task ids in one listen request; more tasks share as few more streams as needed. */
+  /** At most this many task ids in one listen request. */
   readonly maxTaskIdsPerStream: number;
+  /** Open listen requests the multiplexer aims for (exceeded only when the per-stream cap leaves no choice). */
+  readonly maxStreams: number;
+  /** The least time between two rounds of listen requests: tasks that start meanwhile join together. */
+  readonly joinIntervalMs: number;
   /**
-   * Pause between two listen requests of one stream, per task id the next one carries: each carries the full set,
-   * and the server answers it with every task's current state, so under churn this bounds the cost. Tasks that
-   * joined meanwhile poll.
+   * Once `maxStreams` are open, the next round also re-lists the live tasks of the smallest stream (the server
+   * sends each one's current state again): it waits this long per such task, so re-listing stays a small share of
+   * the work however many tasks are in flight, and more joins share the cost.
    */
-  readonly relistenMsPerTask: number;
-  /** The longest such pause. */
-  readonly relistenMaxMs: number;
+  readonly mergePauseMsPerTask: number;
+  /** The longest such wait. */
+  readonly mergePauseMaxMs: number;
 }
 
 interface Member {
@@ -33,37 +40,40 @@ interface Member {
   liveOn?: Stream | undefined;
   /** Refused by an acknowledgement, or its stream failed: it polls from now on. */
   refused: boolean;
-  /** The last pushed state delivered, to drop the repeats a new stream opens with. */
+  /** The last pushed state delivered, to drop the repeats a replacing stream opens with. */
   lastSeen?: string | undefined;
 }
 
 interface Stream {
   readonly controller: AbortController;
   readonly taskIds: readonly string[];
+  /** The streams this one replaces once acknowledged (emptied then, so no chain of closed streams is kept). */
+  merges: readonly Stream[];
+  /** The tasks live on this stream now. */
+  readonly live: Set<string>;
   id?: number | undefined;
   acked?: ReadonlySet<string> | undefined;
-}
-
-/** The tasks of one stream (at most `maxTaskIdsPerStream`), and its serving and opening listen requests. */
-interface Group {
-  readonly members: Map<string, Member>;
-  current?: Stream | undefined;
-  opening?: Stream | undefined;
-  scheduled: boolean;
-  lastOpenAt: number;
+  /** An opening request that will replace this stream. */
+  replacedBy?: Stream | undefined;
 }
 
 /**
- * Multiplexes the listen subscriptions of many tasks over as few `subscriptions/listen` streams as the per-stream
- * cap allows. Tasks join with {@link observe} and leave when their observer closes. Joins are batched: the first
- * opens a stream at once (next microtask), later ones wait for the acknowledgement in flight and for the pause
- * between listen requests, then join together. Leaving sends nothing; a stream whose tasks have all left is closed.
- * Notifications are routed by subscription id and task id. A task missing from an acknowledgement, or whose stream
- * fails or ends, polls for the rest of its drive.
+ * Multiplexes the listen subscriptions of many tasks over a few `subscriptions/listen` streams. Tasks join with
+ * {@link observe} and leave when their observer closes. Joins are batched: the first opens a request at once (next
+ * microtask), later ones wait until no request awaits its acknowledgement and `joinIntervalMs` has passed since the
+ * last round, then join together, carrying only their own ids. Leaving sends nothing; a stream whose tasks have all
+ * left is closed. Notifications are routed by subscription id and task id. A task missing from an acknowledgement,
+ * or whose stream fails or ends, polls for the rest of its drive.
  */
 export class ListenMultiplexer {
   readonly #options: ListenMultiplexerOptions;
-  readonly #groups: Group[] = [];
+  readonly #members = new Map<string, Member>();
+  /** Tasks waiting for the next round of listen requests. */
+  readonly #joining = new Set<string>();
+  readonly #serving = new Set<Stream>();
+  readonly #opening = new Set<Stream>();
+  #scheduled = false;
+  #lastRoundAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: ListenMultiplexerOptions) {
     this.#options = options;
@@ -71,27 +81,25 @@ export class ListenMultiplexer {
 
   /** Number of listen requests open now (serving or awaiting their acknowledgement). */
   get openStreams(): number {
-    let open = 0;
-    for (const group of this.#groups) open += (group.current ? 1 : 0) + (group.opening ? 1 : 0);
-    return open;
+    return this.#serving.size + this.#opening.size;
   }
 
-  /** An observer of `taskId` fed by the shared stream; its `close()` leaves it. */
+  /** An observer of `taskId` fed by the shared streams; its `close()` leaves it. */
   observe(taskId: string, poll: (signal: AbortSignal) => Promise<DetailedTask>, safetyPollMs: number): TaskObserver {
-    const group = this.#groups.find((candidate) => candidate.members.has(taskId)) ?? this.#groupWithRoom();
     const { observer, feed } = queuedObserver({
       poll,
       clock: this.#options.clock,
       safetyPollMs,
-      onClose: () => this.#leave(group, taskId, feed),
-      // A new stream opens with a burst of current states that may span many reads: the poll due anyway is the
-      // catch-up for a server that sends none.
+      onClose: () => this.#leave(taskId, feed),
+      // A server may send the current states behind the acknowledgement in a burst spanning many reads: the poll
+      // due anyway is the catch-up for a server that sends none.
       catchUp: 'scheduled',
     });
-    const member = group.members.get(taskId);
+    const member = this.#members.get(taskId);
     if (member === undefined) {
-      group.members.set(taskId, { taskId, feeds: new Set([feed]), refused: false });
-      this.#schedule(group);
+      this.#members.set(taskId, { taskId, feeds: new Set([feed]), refused: false });
+      this.#joining.add(taskId);
+      this.#schedule();
     } else {
       member.feeds.add(feed);
       if (member.liveOn !== undefined) feed.live(true);
@@ -99,80 +107,82 @@ export class ListenMultiplexer {
     return observer;
   }
 
-  #groupWithRoom(): Group {
-    const found = this.#groups.find((group) => group.members.size < this.#options.maxTaskIdsPerStream);
-    if (found !== undefined) return found;
-    const group: Group = { members: new Map(), scheduled: false, lastOpenAt: Number.NEGATIVE_INFINITY };
-    this.#groups.push(group);
-    return group;
-  }
-
-  #leave(group: Group, taskId: string, feed: ObserverFeed): void {
-    const member = group.members.get(taskId);
+  #leave(taskId: string, feed: ObserverFeed): void {
+    const member = this.#members.get(taskId);
     if (member === undefined || !member.feeds.delete(feed) || member.feeds.size > 0) return;
-    group.members.delete(taskId);
-    if (group.members.size > 0) return;
-    group.current?.controller.abort();
-    group.opening?.controller.abort();
-    group.current = group.opening = undefined;
-    this.#groups.splice(this.#groups.indexOf(group), 1);
+    this.#members.delete(taskId);
+    this.#joining.delete(taskId);
+    const stream = member.liveOn;
+    if (stream === undefined) return;
+    stream.live.delete(taskId);
+    if (stream.live.size === 0) this.#close(stream);
   }
 
-  /** Flushes the group's joins soon: at once when idle, else after the pending ack and the pause. */
-  #schedule(group: Group): void {
-    if (group.scheduled || group.opening !== undefined) return;
-    group.scheduled = true;
-    const { relistenMsPerTask, relistenMaxMs } = this.#options;
-    const wait = Math.min(relistenMaxMs, group.members.size * relistenMsPerTask);
-    const pause = group.lastOpenAt + wait - this.#options.clock.now();
+  /** Runs the next round of joins soon: once no request awaits its ack and the interval since the last passed. */
+  #schedule(): void {
+    if (this.#scheduled || this.#opening.size > 0 || this.#joining.size === 0) return;
+    this.#scheduled = true;
+    const pause = this.#lastRoundAt + this.#interval() - this.#options.clock.now();
     const flush = () => {
-      group.scheduled = false;
-      this.#flush(group);
+      this.#scheduled = false;
+      this.#flush();
     };
     if (pause > 0) this.#options.clock.sleep(pause).then(flush, flush);
     else queueMicrotask(flush);
   }
 
-  #flush(group: Group): void {
-    if (!this.#groups.includes(group) || group.opening !== undefined) return;
-    const taskIds: string[] = [];
-    let uncovered = false;
-    for (const member of group.members.values()) {
-      if (member.refused) continue;
-      taskIds.push(member.taskId);
-      if (member.liveOn === undefined) uncovered = true;
+  /** The least time from the last round to the next: longer when the next one will fold a stream in. */
+  #interval(): number {
+    const { joinIntervalMs, maxStreams, mergePauseMsPerTask, mergePauseMaxMs } = this.#options;
+    let open = 0;
+    let smallest = Number.POSITIVE_INFINITY;
+    for (const stream of this.#serving) {
+      if (stream.replacedBy !== undefined) continue;
+      open++;
+      smallest = Math.min(smallest, stream.live.size);
     }
-    if (uncovered) this.#open(group, taskIds);
+    if (open < maxStreams) return joinIntervalMs;
+    return Math.max(joinIntervalMs, Math.min(mergePauseMaxMs, smallest * mergePauseMsPerTask));
   }
 
-  #open(group: Group, taskIds: readonly string[]): void {
-    const stream: Stream = { controller: new AbortController(), taskIds };
-    group.opening = stream;
-    group.lastOpenAt = this.#options.clock.now();
+  #flush(): void {
+    if (this.#opening.size > 0 || this.#joining.size === 0) return;
+    const joining = [...this.#joining];
+    this.#joining.clear();
+    const replaceable = [...this.#serving].filter((stream) => stream.replacedBy === undefined);
+    this.#lastRoundAt = this.#options.clock.now();
+    for (const request of planJoins(joining, replaceable, this.#options)) this.#open(request.taskIds, request.merges);
+  }
+
+  #open(taskIds: readonly string[], merges: readonly Stream[]): void {
+    const stream: Stream = { controller: new AbortController(), taskIds, merges, live: new Set() };
+    for (const merged of merges) merged.replacedBy = stream;
+    this.#opening.add(stream);
     this.#options
       .open(
         { notifications: { taskIds } },
-        (notification) => this.#onNotification(group, stream, notification),
+        (notification) => this.#onNotification(stream, notification),
         (id) => {
           stream.id = id;
         },
         stream.controller.signal,
       )
       .catch(() => undefined)
-      .finally(() => this.#onEnd(group, stream));
+      .finally(() => this.#onEnd(stream));
   }
 
-  #onNotification(group: Group, stream: Stream, notification: TransportNotification): void {
+  #onNotification(stream: Stream, notification: TransportNotification): void {
     if (stream.id === undefined || subscriptionIdOf(notification) !== stream.id) return;
     if (notification.method === 'notifications/subscriptions/acknowledged') {
-      if (group.opening === stream) this.#onAck(group, stream, acknowledgedTaskIds(notification));
+      if (this.#opening.has(stream)) this.#onAck(stream, acknowledgedTaskIds(notification));
       return;
     }
-    if (notification.method !== 'notifications/tasks' || stream.acked === undefined) return;
+    if (notification.method !== 'notifications/tasks') return;
     const taskId = notification.params?.taskId;
-    const member = typeof taskId === 'string' ? group.members.get(taskId) : undefined;
-    if (member === undefined || !stream.acked.has(member.taskId)) return;
-    // While the replaced stream is still open both carry the task, and the new one starts with its current state.
+    const member = typeof taskId === 'string' ? this.#members.get(taskId) : undefined;
+    // Only the stream a task is live on speaks for it: a replaced stream's late events are dropped.
+    if (member === undefined || member.liveOn !== stream) return;
+    // A replacing stream starts with the current state, which the replaced one may have delivered already.
     const seen = stateKey(notification.params);
     if (seen === member.lastSeen) return;
     const task = pushedTask(notification);
@@ -181,45 +191,65 @@ export class ListenMultiplexer {
     for (const feed of member.feeds) feed.state(task);
   }
 
-  #onAck(group: Group, stream: Stream, agreed: readonly unknown[]): void {
+  #onAck(stream: Stream, agreed: readonly unknown[]): void {
     const requested = new Set(stream.taskIds);
     const acked = new Set<string>();
     for (const id of agreed) if (typeof id === 'string' && requested.has(id)) acked.add(id);
     stream.acked = acked;
-    const replaced = group.current;
-    group.current = stream;
-    group.opening = undefined;
+    this.#opening.delete(stream);
+    this.#serving.add(stream);
     for (const taskId of stream.taskIds) {
-      const member = group.members.get(taskId);
+      const member = this.#members.get(taskId);
       if (member === undefined) continue;
-      if (acked.has(taskId)) {
-        member.refused = false;
-        member.liveOn = stream;
-        for (const feed of member.feeds) feed.live(true);
-      } else {
-        member.refused = true;
-        member.liveOn = undefined;
-        for (const feed of member.feeds) feed.live(false);
-      }
+      member.liveOn?.live.delete(taskId);
+      const live = acked.has(taskId);
+      member.refused = !live;
+      member.liveOn = live ? stream : undefined;
+      if (live) stream.live.add(taskId);
+      for (const feed of member.feeds) feed.live(live);
     }
-    replaced?.controller.abort();
-    this.#schedule(group);
+    for (const merged of stream.merges) this.#close(merged);
+    stream.merges = [];
+    if (stream.live.size === 0) this.#close(stream);
+    this.#schedule();
   }
 
-  #onEnd(group: Group, stream: Stream): void {
-    if (group.opening === stream) group.opening = undefined;
-    if (group.current === stream) group.current = undefined;
-    for (const taskId of stream.taskIds) {
-      const member = group.members.get(taskId);
-      if (member === undefined || member.refused) continue;
-      // Failed before its ack, or ended while serving (transport dropped, server shut down): poll from now on.
-      if (member.liveOn === stream || (member.liveOn === undefined && stream.acked === undefined)) {
+  /** Stops a stream; tasks still live on it (none when it closes as planned) poll from now on. */
+  #close(stream: Stream): void {
+    this.#serving.delete(stream);
+    this.#opening.delete(stream);
+    stream.controller.abort();
+    this.#dropLive(stream);
+  }
+
+  #onEnd(stream: Stream): void {
+    if (this.#opening.delete(stream)) {
+      // Failed before its ack: the tasks that were joining poll from now on; the streams it would have replaced
+      // keep serving and may be folded into a later request.
+      for (const merged of stream.merges) if (merged.replacedBy === stream) merged.replacedBy = undefined;
+      stream.merges = [];
+      for (const taskId of stream.taskIds) {
+        const member = this.#members.get(taskId);
+        if (member === undefined || member.refused || member.liveOn !== undefined) continue;
         member.refused = true;
-        member.liveOn = undefined;
         for (const feed of member.feeds) feed.live(false);
       }
     }
-    if (group.opening === undefined && this.#groups.includes(group)) this.#schedule(group);
+    // Ended while serving (transport dropped, server shut down): its tasks poll from now on.
+    this.#serving.delete(stream);
+    this.#dropLive(stream);
+    this.#schedule();
+  }
+
+  #dropLive(stream: Stream): void {
+    for (const taskId of stream.live) {
+      const member = this.#members.get(taskId);
+      if (member === undefined || member.liveOn !== stream) continue;
+      member.refused = true;
+      member.liveOn = undefined;
+      for (const feed of member.feeds) feed.live(false);
+    }
+    stream.live.clear();
   }
 }
 
@@ -234,17 +264,27 @@ function stateKey(params: TransportNotification['params']): string {
 export interface ListenOptions {
   /**
    * At most this many task ids in one `subscriptions/listen` request (keep it at or below what the server
-   * acknowledges in one); more tasks in flight share as few more streams as needed. @default 1000
+   * acknowledges in one). @default 1000
    */
   readonly maxTaskIdsPerStream?: number | undefined;
+  /**
+   * The listen streams the client keeps open at most. Tasks join through a new request carrying only their ids;
+   * once this many streams are open, the next request also carries the live tasks of the streams with the fewest,
+   * which close once it is acknowledged. Exceeded only when the tasks in flight need more streams than
+   * `maxTaskIdsPerStream` allows, and by one while a stream is being replaced: keep it below what the server allows
+   * per connection (mcp-tasks servers allow 32 listen streams per WebSocket or stdio connection). @default 8
+   */
+  readonly maxStreams?: number | undefined;
 }
 
 /**
- * The pause between two listen requests of one stream: 0.25 ms per task id it carries, at most 250 ms (reached at
- * 1,000 tasks). Each request makes the server send every task's current state again (a few µs each), while a task
- * that is not live yet when its first poll falls due costs a whole `tasks/get`; servers ask for polls ≥ 1 s apart.
+ * The pauses between two rounds of listen requests. Each request is an HTTP request (or a message) of its own:
+ * batching joins for 20 ms keeps them to 50 a second however fast tasks start. Once the streams are at their bound,
+ * a round re-lists the smallest stream's live tasks too, and waits 2 ms per such task (at most 250 ms), so the
+ * server re-sends at most ~500 states a second. Either way a task becomes live well before its first poll falls due
+ * (servers ask for polls ≥ 1 s apart).
  */
-const RELISTEN_PAUSE = { msPerTask: 0.25, maxMs: 250 };
+const PAUSES = { joinIntervalMs: 20, mergePauseMsPerTask: 2, mergePauseMaxMs: 250 };
 
 /** The multiplexer `McpClient` uses for `tasks.listen` (`true` or {@link ListenOptions}); undefined when off. */
 export function listenMultiplexer(
@@ -253,15 +293,19 @@ export function listenMultiplexer(
   open: OpenListenStream,
 ): ListenMultiplexer | undefined {
   if (listen === undefined || listen === false) return undefined;
-  const maxTaskIdsPerStream = (listen === true ? undefined : listen.maxTaskIdsPerStream) ?? 1000;
-  if (!Number.isInteger(maxTaskIdsPerStream) || maxTaskIdsPerStream < 1) {
-    throw new RangeError(`tasks.listen.maxTaskIdsPerStream must be a positive integer, got ${maxTaskIdsPerStream}`);
-  }
+  const options = listen === true ? {} : listen;
   return new ListenMultiplexer({
     open,
     clock,
-    maxTaskIdsPerStream,
-    relistenMsPerTask: RELISTEN_PAUSE.msPerTask,
-    relistenMaxMs: RELISTEN_PAUSE.maxMs,
+    maxTaskIdsPerStream: positiveInteger('maxTaskIdsPerStream', options.maxTaskIdsPerStream ?? 1000),
+    maxStreams: positiveInteger('maxStreams', options.maxStreams ?? 8),
+    ...PAUSES,
   });
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`tasks.listen.${name} must be a positive integer, got ${value}`);
+  }
+  return value;
 }

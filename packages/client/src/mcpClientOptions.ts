@@ -24,12 +24,13 @@ export interface TaskSupportOptions extends PollingOptions {
   readonly journal?: TaskJournal | undefined;
   /**
    * Also subscribe to the driven tasks with `subscriptions/listen` and take their states from
-   * `notifications/tasks`. All tasks the client drives share one stream (more past
-   * {@link ListenOptions.maxTaskIdsPerStream}): a task joining is batched with others into one new listen
-   * request carrying the whole set, and the stream it replaces closes once the new one is acknowledged. A task
-   * polls as without `listen` until its subscription is acknowledged (the poll due then is its catch-up, unless a
-   * notification arrives first), and for good when the server leaves it out of the acknowledgement or its stream
-   * ends; while live, a slow safety poll still runs every `maxIntervalMs`. `true` means `{}`. @default false
+   * `notifications/tasks`. The tasks the client drives share a few streams (at most
+   * {@link ListenOptions.maxStreams}, 8 by default): tasks that start together join through one new listen request
+   * carrying only their ids; once the bound is reached, that request also takes over the live tasks of the stream
+   * with the fewest, which closes once the new one is acknowledged. A task polls as without `listen` until its
+   * subscription is acknowledged (the poll due then is its catch-up, unless a notification arrives first), and for
+   * good when the server leaves it out of the acknowledgement or its stream ends; while live, a slow safety poll
+   * still runs every `maxIntervalMs`. `true` means `{}`. @default false
    */
   readonly listen?: boolean | ListenOptions | undefined;
 }

@@ -78,14 +78,22 @@ function task(taskId: string, status: 'working' | 'input_required' | 'completed'
 const SAFETY_MS = 60_000;
 const POLL_MS = 1_000;
 
-function setUp(maxTaskIdsPerStream = 1000, relistenMsPerTask = 0, relistenMaxMs = 1000) {
+function setUp({
+  maxTaskIdsPerStream = 1000,
+  maxStreams = 8,
+  joinIntervalMs = 0,
+  mergePauseMsPerTask = 0,
+  mergePauseMaxMs = 1000,
+} = {}) {
   const server = fakeServer();
   const mux = new ListenMultiplexer({
     open: server.open,
     clock: systemClock,
     maxTaskIdsPerStream,
-    relistenMsPerTask,
-    relistenMaxMs,
+    maxStreams,
+    joinIntervalMs,
+    mergePauseMsPerTask,
+    mergePauseMaxMs,
   });
   const polls: string[] = [];
   const observe = (taskId: string) => {
@@ -134,22 +142,25 @@ describe('ListenMultiplexer', () => {
     b.close();
   });
 
-  it('batches joins made while an ack is pending into one listen with the full set, closing the old after the new ack', async () => {
-    const { server, observe } = setUp();
+  it('batches joins made while an ack is pending into one listen request carrying only the new ids', async () => {
+    const { server, mux, observe } = setUp();
     const a = observe('a');
     await settle();
-    for (const id of ['b', 'c', 'd']) observe(id);
+    const b = observe('b');
+    for (const id of ['c', 'd']) observe(id);
     await settle();
     expect(server.opened).toHaveLength(1); // waits for the first ack
     server.opened[0]!.ack();
     await settle();
-    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['a', 'b', 'c', 'd']]);
-    expect(server.opened[0]!.signal.aborted).toBe(false); // still serving until the new one is acknowledged
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['b', 'c', 'd']]);
     server.opened[1]!.ack();
-    expect(server.opened[0]!.signal.aborted).toBe(true);
-    expect(server.live()).toHaveLength(1);
-    server.opened[1]!.state('a', 'completed');
-    await expect(a.next()).resolves.toMatchObject({ status: 'completed' });
+    // Both serve their own tasks: nothing was re-listed, nothing is closed.
+    expect(server.live()).toHaveLength(2);
+    expect(mux.openStreams).toBe(2);
+    server.opened[1]!.state('b', 'completed');
+    server.opened[0]!.state('a', 'completed');
+    await expect(b.next()).resolves.toMatchObject({ taskId: 'b', status: 'completed' });
+    await expect(a.next()).resolves.toMatchObject({ taskId: 'a', status: 'completed' });
   });
 
   it('catches up with the poll that was due anyway, unless a pushed state arrives first', async () => {
@@ -176,8 +187,8 @@ describe('ListenMultiplexer', () => {
     expect(polls).toEqual(['a', 'a']);
   });
 
-  it('drops a repeated state (a new stream opens with every task current state)', async () => {
-    const { server, observe } = setUp();
+  it('drops a repeated state (a replacing stream opens with the current state of the tasks it takes over)', async () => {
+    const { server, observe } = setUp({ maxStreams: 1 });
     const a = observe('a');
     await settle();
     server.opened[0]!.ack();
@@ -203,11 +214,11 @@ describe('ListenMultiplexer', () => {
     expect(polls).toContain('a');
     observe('c');
     await settle();
-    expect(server.opened[1]!.taskIds).toEqual(['b', 'c']);
+    expect(server.opened[1]!.taskIds).toEqual(['c']);
   });
 
   it('splits tasks over as few streams as the per-stream cap allows', async () => {
-    const { server, mux, observe } = setUp(2);
+    const { server, mux, observe } = setUp({ maxTaskIdsPerStream: 2 });
     for (const id of ['a', 'b', 'c', 'd', 'e']) observe(id);
     await settle();
     expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
@@ -257,33 +268,131 @@ describe('ListenMultiplexer', () => {
     expect(server.opened).toHaveLength(1);
   });
 
-  it('waits between two listen requests of a stream, per task it carries', async () => {
-    const { server, observe } = setUp(1000, 10);
+  it('waits joinIntervalMs between two rounds of listen requests', async () => {
+    const { server, observe } = setUp({ joinIntervalMs: 20 });
+    observe('a');
+    await settle();
+    server.opened[0]!.ack(); // the round went out at t=0
+    observe('b');
+    observe('c');
+    await vi.advanceTimersByTimeAsync(19);
+    expect(server.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('at the bound, folds the stream with the fewest live tasks into the next request, closing it after the ack', async () => {
+    const { server, mux, observe } = setUp({ maxStreams: 2 });
     observe('a');
     observe('b');
     await settle();
-    server.opened[0]!.ack(); // opened at t=0 with 2 tasks
-    observe('c');
-    await vi.advanceTimersByTimeAsync(19); // the pause starts at the ack: 2 tasks × 10 ms after the last open
-    expect(server.opened).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(server.opened.map((o) => o.taskIds)).toEqual([
-      ['a', 'b'],
-      ['a', 'b', 'c'],
-    ]);
+    server.opened[0]!.ack();
+    const c = observe('c');
+    await settle();
+    server.opened[1]!.ack();
+    expect(mux.openStreams).toBe(2);
+    observe('d');
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b'], ['c'], ['d', 'c']]);
+    // No gap: the folded stream serves until its replacement is acknowledged.
+    expect(server.opened[1]!.signal.aborted).toBe(false);
+    server.opened[1]!.state('c', 'working');
+    await expect(c.next()).resolves.toMatchObject({ taskId: 'c', status: 'working' });
+    server.opened[2]!.ack();
+    expect(server.opened[1]!.signal.aborted).toBe(true);
+    expect(server.opened[0]!.signal.aborted).toBe(false);
+    expect(mux.openStreams).toBe(2);
+    // Only the stream a task is live on speaks for it now.
+    server.opened[1]!.state('c', 'failed', '2026-01-01T00:00:03Z');
+    server.opened[2]!.state('c', 'completed', '2026-01-01T00:00:02Z');
+    await expect(c.next()).resolves.toMatchObject({ taskId: 'c', status: 'completed' });
   });
 
-  it('caps the pause between two listen requests', async () => {
-    const { server, observe } = setUp(1000, 10, 15);
+  it('before a round that folds a stream in, waits per task it re-lists, at most mergePauseMaxMs', async () => {
+    const { server, observe } = setUp({ maxStreams: 1, mergePauseMsPerTask: 10, mergePauseMaxMs: 25 });
+    observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack(); // t=0, 2 tasks live on the only stream
+    observe('c');
+    await vi.advanceTimersByTimeAsync(19); // 2 × 10 ms
+    expect(server.opened).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened[1]!.taskIds).toEqual(['c', 'a', 'b']);
+    server.opened[1]!.ack(); // t=20, 3 tasks live: 30 ms, capped at 25
+    observe('d');
+    await vi.advanceTimersByTimeAsync(24);
+    expect(server.opened).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.opened[2]!.taskIds).toEqual(['d', 'c', 'a', 'b']);
+  });
+
+  it('keeps to the per-stream cap, exceeding the stream bound only when it must', async () => {
+    const { server, mux, observe } = setUp({ maxTaskIdsPerStream: 2, maxStreams: 1 });
     observe('a');
     observe('b');
     await settle();
     server.opened[0]!.ack();
     observe('c');
-    await vi.advanceTimersByTimeAsync(14); // 2 tasks × 10 ms, capped at 15
-    expect(server.opened).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b'], ['c']]);
+    server.opened[1]!.ack();
+    expect(mux.openStreams).toBe(2);
+    expect(server.live()).toHaveLength(2);
+  });
+
+  it('leaves the streams a failed request would have replaced serving, and folds them in later', async () => {
+    const { server, polls, observe } = setUp({ maxStreams: 1 });
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    const b = observe('b');
+    await settle();
+    expect(server.opened[1]!.taskIds).toEqual(['b', 'a']);
+    server.opened[1]!.fail();
+    await settle();
+    expect(server.opened[0]!.signal.aborted).toBe(false);
+    server.opened[0]!.state('a', 'completed');
+    await expect(a.next()).resolves.toMatchObject({ taskId: 'a', status: 'completed' });
+    const next = b.next(); // b was refused with the request: it polls
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await expect(next).resolves.toMatchObject({ taskId: 'b' });
+    expect(polls).toEqual(['b']);
+    observe('c');
+    await settle();
+    expect(server.opened[2]!.taskIds).toEqual(['c', 'a']);
+  });
+
+  it('closes a stream once its own tasks have left while the others keep serving', async () => {
+    const { server, mux, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    const b = observe('b');
+    await settle();
+    server.opened[1]!.ack();
+    a.close();
+    expect(server.opened[0]!.signal.aborted).toBe(true);
+    expect(server.opened[1]!.signal.aborted).toBe(false);
+    expect(mux.openStreams).toBe(1);
+    b.close();
+    expect(mux.openStreams).toBe(0);
     expect(server.opened).toHaveLength(2);
+  });
+
+  it('closes a folded stream early when its last task leaves before the replacement is acknowledged', async () => {
+    const { server, mux, observe } = setUp({ maxStreams: 1 });
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    const b = observe('b');
+    await settle();
+    a.close();
+    expect(server.opened[0]!.signal.aborted).toBe(true);
+    server.opened[1]!.ack();
+    expect(mux.openStreams).toBe(1);
+    server.opened[1]!.state('b', 'completed');
+    await expect(b.next()).resolves.toMatchObject({ taskId: 'b', status: 'completed' });
   });
 
   it('feeds every drive of a task driven twice at once, until the last one leaves', async () => {
@@ -307,5 +416,7 @@ describe('ListenMultiplexer', () => {
     expect(listenMultiplexer(false, systemClock, open)).toBeUndefined();
     expect(listenMultiplexer(true, systemClock, open)).toBeInstanceOf(ListenMultiplexer);
     expect(() => listenMultiplexer({ maxTaskIdsPerStream: 0 }, systemClock, open)).toThrow(RangeError);
+    expect(() => listenMultiplexer({ maxStreams: 1.5 }, systemClock, open)).toThrow(/maxStreams/);
+    expect(listenMultiplexer({ maxStreams: 1 }, systemClock, open)).toBeInstanceOf(ListenMultiplexer);
   });
 });

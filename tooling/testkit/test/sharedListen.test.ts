@@ -1,6 +1,7 @@
 /**
- * A listening client shares one `subscriptions/listen` stream among all the tasks it drives, counted where the
- * streams are served: the server's log of listen requests still awaiting their response.
+ * A listening client shares a few `subscriptions/listen` streams among all the tasks it drives (one with
+ * `maxStreams: 1`), counted where the streams are served: the server's log of listen requests still awaiting their
+ * response.
  */
 import { McpClient } from '@mcp-tasks/client';
 import type { MessageHandler } from '@mcp-tasks/protocol';
@@ -26,7 +27,7 @@ describe('one listen stream per client', () => {
     // Hour-long polls: only notifications can finish these calls.
     const h = createHarness({ tasks: { pollIntervalMs: 3_600_000 } });
     const { release } = registerGated(h);
-    const { client } = h.connect({ tasks: { listen: true, maxIntervalMs: 3_600_000 } });
+    const { client } = h.connect({ tasks: { listen: { maxStreams: 1 }, maxIntervalMs: 3_600_000 } });
     const calls = Array.from({ length: 50 }, (_, i) => client.callTool('gated', { i }));
 
     await vi.waitFor(() => {
@@ -42,6 +43,29 @@ describe('one listen stream per client', () => {
       Array.from({ length: 50 }, (_, i) => [{ type: 'text', text: `done {"i":${i}}` }]),
     );
     // Every task was live before it finished, and the server sent each one's state after the ack: no polling.
+    expect(h.sent('tasks/get')).toHaveLength(0);
+    await vi.waitFor(() => expect(openStreams(h)).toHaveLength(0));
+  });
+
+  it('C21: with the defaults, tasks joining at different times share at most 8 streams, each task on one', async () => {
+    const h = createHarness({ tasks: { pollIntervalMs: 3_600_000 } });
+    const { release } = registerGated(h);
+    const { client } = h.connect({ tasks: { listen: true, maxIntervalMs: 3_600_000 } });
+    const calls: Promise<unknown>[] = [];
+    // Twelve waves: each joins through a request of its own, so the client has to fold streams to stay at 8.
+    for (let wave = 0; wave < 12; wave++) {
+      const sent = h.sent('subscriptions/listen').length;
+      for (let i = 0; i < 5; i++) calls.push(client.callTool('gated', { wave, i }));
+      await vi.waitFor(() => expect(h.sent('subscriptions/listen').length).toBeGreaterThan(sent));
+    }
+    await vi.waitFor(() => {
+      const open = openStreams(h);
+      expect(open.length).toBeLessThanOrEqual(8);
+      const live = open.flatMap(acknowledged);
+      expect(new Set(live).size).toBe(60);
+    });
+    release.resolve();
+    await Promise.all(calls);
     expect(h.sent('tasks/get')).toHaveLength(0);
     await vi.waitFor(() => expect(openStreams(h)).toHaveLength(0));
   });
@@ -97,7 +121,7 @@ describe('one listen stream per client over Streamable HTTP', () => {
     const client = new McpClient({
       transport: new HttpClientTransport({ url: http.url.href }),
       clientInfo: { name: 'testkit-client', version: '0.0.0' },
-      tasks: { listen: true, maxIntervalMs: 3_600_000 },
+      tasks: { listen: { maxStreams: 1 }, maxIntervalMs: 3_600_000 },
     });
     onTestFinished(async () => {
       await client.close();

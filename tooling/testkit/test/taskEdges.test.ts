@@ -229,7 +229,7 @@ describe('several tasks at once', () => {
         return text(`job ${id}`);
       },
     });
-    const { client } = h.connect({ tasks: { listen: true, maxIntervalMs: 3_600_000 } });
+    const { client } = h.connect({ tasks: { listen: { maxStreams: 1 }, maxIntervalMs: 3_600_000 } });
     const ids = ['a', 'b', 'c'];
     const calls = ids.map((id) => client.callTool('job', { id }));
     await vi.waitFor(() => {

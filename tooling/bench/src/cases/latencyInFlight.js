@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { McpClient } from '@mcp-tasks/client';
 import { HttpClientTransport } from '@mcp-tasks/transport-http';
 import { startServer } from '../lib/child.js';
@@ -61,7 +62,7 @@ const cpuMicros = () => {
 
 /**
  * Completion → observation with 1,000 tasks in flight on one client, all observed through the client's shared
- * listen stream (the server's pollIntervalMs is 1 s, so a completion seen by polling would show). Reports p99
+ * listen streams (the server's pollIntervalMs is 1 s, so a completion seen by polling would show). Reports p99
  * (p50 in the note), the server's and the client's CPU per task, the listen streams the server had open at each
  * completion, and the load average before and after.
  */
@@ -87,6 +88,10 @@ export async function latencyInFlightRow(ctx) {
     const p50s = [];
     const serverCpu = [];
     const clientCpu = [];
+    // The client's event-loop delay: a completion arriving while the loop is blocked (a GC pause, a burst of
+    // states to parse) waits for it, so its tail is the floor of the observation's.
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
     for (let rep = 0; rep < reps; rep++) {
       const serverBefore = (await server.stats()).cpuMicros;
       const clientBefore = cpuMicros();
@@ -98,6 +103,7 @@ export async function latencyInFlightRow(ctx) {
       p99s.push(percentile(delays, 99));
       p50s.push(percentile(delays, 50));
     }
+    loopDelay.disable();
     const loadAfter = os.loadavg()[0];
     const stats = (await server.stats()).latency ?? {};
     const listens = (stats.listen?.count ?? 0) - (warm.latency?.listen?.count ?? 0);
@@ -119,10 +125,13 @@ export async function latencyInFlightRow(ctx) {
         `p50 ${summarize(p50s).median.toFixed(2)} ms; ${tasks} tasks × ${reps} after a ramp of ${load.inFlight}, ` +
         `each sleeping ${load.sleepMinMs}–${2 * load.sleepMinMs} ms; CPU µs per task: server ` +
         `${summarize(serverCpu).median.toFixed(0)}, client ${summarize(clientCpu).median.toFixed(0)}; ` +
-        `${listens} listen requests for ${started * reps} tasks, streams open at a completion: ` +
+        `${listens} listen requests for ${started * reps} tasks, task states sent on them per task ` +
+        `${perTask('listenEvent')}, streams open at a completion: ` +
         `p50 ${open?.p50 ?? 'n/a'}, max ${open?.max ?? 'n/a'}; per task: tools/call ${perTask('tools/call')}, ` +
-        `tasks/get ${perTask('tasks/get')}` +
+        `tasks/get ${perTask('tasks/get')}, TCP connections opened ${perTask('connection')}` +
         (served === undefined ? '' : `; server's share p50 ${served.p50.toFixed(2)}, p99 ${served.p99.toFixed(2)} ms`) +
+        `; client event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}, max ` +
+        `${(loopDelay.max / 1e6).toFixed(0)} ms (ramp included)` +
         `; load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     };
   } finally {

@@ -19,7 +19,7 @@ const notifiedCompletions = new Set();
 /**
  * BENCH_TIMING=1 also counts `subscriptions/listen` streams: each listen request is recorded as `listen` (its count
  * is the number of listen requests), and each completion notification records how many streams were open then
- * (`openListenStreams`).
+ * (`openListenStreams`), and every `notifications/tasks` sent is counted as `listenEvent`.
  */
 function countedListen(message, response) {
   if (message?.method !== 'subscriptions/listen') return response;
@@ -38,6 +38,8 @@ function timedHandle(message, context) {
       return context.signal;
     },
     notify: (notification) => {
+      // Every task state sent on a listen stream, the current states a new listen request opens with included.
+      if (notification.method === 'notifications/tasks') recordLatency('listenEvent', 0);
       const completedAt = notification.params?.result?.structuredContent?.completedAt;
       // Once per task: a later listen request opens with each task's current state, which is no new completion.
       if (
@@ -69,4 +71,7 @@ const handler = timing
   : endpoint;
 const server = createServer(handler);
 server.keepAliveTimeout = 60_000;
+// BENCH_TIMING=1: counts the TCP connections clients open (`connection`), to tell a pooled client from one that
+// connects again and again.
+if (timing) server.on('connection', () => recordLatency('connection', 0));
 server.listen(port(), '127.0.0.1', () => ready({ url: `http://127.0.0.1:${server.address().port}/mcp`, taskId }));
