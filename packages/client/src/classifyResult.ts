@@ -15,16 +15,19 @@ const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 
 /** Methods on which a server may answer with a task (the Tasks extension supports only `tools/call` today). */
 const TASK_METHODS: ReadonlySet<string> = new Set(['tools/call']);
 
-/** A result sorted by its `resultType`. */
-export type ClassifiedResult =
+/**
+ * A result sorted by its `resultType`. `Complete` is the type of a final result: the raw result as received, or
+ * its parsed form (a `tools/call` gives a `CallToolResult`: see `RawCallToolResult`).
+ */
+export type ClassifiedResult<Complete = RawResult> =
   | {
       /** The final result (`resultType` `complete` or absent). */
       readonly kind: 'complete';
-      /** The result as received. */
-      readonly result: RawResult;
+      /** The final result. */
+      readonly result: Complete;
     }
   | {
-      /** The server asks for input before it answers (MRTR). */
+      /** The server asks for input before it answers (MRTR): answer it and send the request again. */
       readonly kind: 'input_required';
       /** The result carrying `inputRequests` and `requestState`. */
       readonly result: InputRequiredResult;
@@ -32,7 +35,7 @@ export type ClassifiedResult =
   | {
       /** The server created a task to answer later. */
       readonly kind: 'task';
-      /** The created task. */
+      /** The created task, to drive with `resumeTask` or the task methods. */
       readonly task: CreateTaskResult;
     };
 

@@ -3,12 +3,11 @@ import type {
   CallToolResult,
   ClientCapabilities,
   ClientTransport,
-  CreateTaskResult,
   Implementation,
-  InputRequiredResult,
   InputResponses,
   TransportNotification,
 } from '@mcp-tasks/protocol';
+import type { ClassifiedResult } from './classifyResult.js';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
 import type { ListenOptions } from './listenMultiplexer.js';
@@ -117,26 +116,8 @@ export interface RawCallOptions extends ProgressCallOptions {
   readonly requestState?: string | undefined;
 }
 
-/** What one `tools/call` request produced. */
-export type RawCallToolResult =
-  | {
-      /** The tool's final result. */
-      readonly kind: 'complete';
-      /** The `CallToolResult`. */
-      readonly result: CallToolResult;
-    }
-  | {
-      /** The server asks for input first: answer it and send the request again. */
-      readonly kind: 'input_required';
-      /** The result carrying `inputRequests` and `requestState`. */
-      readonly result: InputRequiredResult;
-    }
-  | {
-      /** The server created a task. */
-      readonly kind: 'task';
-      /** The created task, to drive with `resumeTask` or the task methods. */
-      readonly task: CreateTaskResult;
-    };
+/** What one `tools/call` request produced: its `CallToolResult`, an MRTR round to answer, or a task. */
+export type RawCallToolResult = ClassifiedResult<CallToolResult>;
 
 /**
  * What {@link McpClient.startTool} produced once the MRTR rounds are over: the tool's `CallToolResult`, or the
