@@ -32,8 +32,6 @@ export class RunningTool extends CallAbort {
 export class RunningTools {
   readonly #ops: TaskOperations;
   readonly #workerId: string;
-  /** Calls not released yet, for `drained`. */
-  #count = 0;
   /** Calls started whose task is not listened to yet (the grace period, a creation under way). */
   readonly #starting = new Set<RunningTool>();
   /**
@@ -50,8 +48,6 @@ export class RunningTools {
     const call = this.#byTask.get(event.record.taskId);
     if (call !== undefined && call.owner === event.record.owner) this.#onEvent(call, event);
   };
-  /** Whether {@link #onTaskEvent} listens; from the first {@link listen} on, as long as the operations are open. */
-  #listeningAll = false;
   /** Set while the supervisor waits for the last call to be released. */
   #onDrained: (() => void) | undefined;
 
@@ -59,6 +55,13 @@ export class RunningTools {
   constructor(ops: TaskOperations, workerId: string) {
     this.#ops = ops;
     this.#workerId = workerId;
+    // One listener for the supervisor's life (the operations drop it when closed); events flow once they are ready.
+    ops.listenAll(this.#onTaskEvent);
+  }
+
+  /** Calls not released yet: each is in exactly one of the three collections. */
+  get #count(): number {
+    return this.#starting.size + this.#byTask.size + this.#ownListeners.size;
   }
 
   /** Every call not released yet (a snapshot). */
@@ -84,7 +87,6 @@ export class RunningTools {
   track(owner: string, taskId: string, tool: RegisteredTool): RunningTool {
     const call = new RunningTool(owner, taskId, tool);
     this.#starting.add(call);
-    this.#count += 1;
     return call;
   }
 
@@ -100,7 +102,6 @@ export class RunningTools {
     this.#starting.delete(call);
     this.unlisten(call);
     call.abort(new Error('Task finished'));
-    this.#count -= 1;
     if (this.#count === 0) this.#onDrained?.();
   }
 
@@ -127,10 +128,6 @@ export class RunningTools {
       );
     }
     this.#byTask.set(call.taskId, call);
-    if (!this.#listeningAll) {
-      this.#ops.listenAll(this.#onTaskEvent);
-      this.#listeningAll = true;
-    }
   }
 
   /** Undoes {@link listen}; `call` is tracked on until released. A no-op when it is not listened to. */

@@ -176,15 +176,8 @@ export class ToolSupervisor {
     this.#tools.markRunning(call);
     this.#tools.listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
-    const args = record.requestMeta?.arguments;
-    this.#writeThenRelease(
-      call,
-      runTool(
-        tool,
-        args,
-        makeContext(task, call, () => false),
-      ),
-    );
+    const ctx = makeContext(task, call, () => false);
+    this.#writeThenRelease(call, runTool(tool, record.requestMeta?.arguments, ctx));
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
