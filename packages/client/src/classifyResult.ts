@@ -6,6 +6,7 @@ import {
   CreateTaskResultSchema,
   type InputRequiredResult,
   InputRequiredResultSchema,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { InvalidResponseError } from './errors.js';
 import type { RawResult } from './rpcClient.js';
@@ -49,7 +50,7 @@ export type ClassifiedResult<Complete = RawResult> =
 export function classifyResult(method: string, result: RawResult, acceptsTask: boolean): ClassifiedResult {
   const resultType = result.resultType;
   // Normalised so the method's schema (which requires resultType) accepts results from older servers.
-  if (resultType === undefined) return { kind: 'complete', result: { ...result, resultType: 'complete' } };
+  if (resultType === undefined) return { kind: 'complete', result: withFields(result, { resultType: 'complete' }) };
   if (resultType === 'complete') return { kind: 'complete', result };
   if (resultType === 'input_required') {
     if (!MRTR_METHODS.has(method)) throw new InvalidResponseError(method, 'input_required is not allowed here');

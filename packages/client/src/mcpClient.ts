@@ -35,6 +35,7 @@ import {
   type Tool,
   type TransportClosed,
   type TransportNotification,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { classifyResult } from './classifyResult.js';
 import { buildClientCapabilities } from './clientCapabilities.js';
@@ -411,12 +412,12 @@ export class McpClient {
     if (onProgress !== undefined) {
       const token = `progress-${this.#nextProgressToken++}`;
       const meta = isRecord(params._meta) ? params._meta : {};
-      sent = { ...params, _meta: { ...meta, [META.progressToken]: token } };
+      sent = withFields(params, { _meta: withFields(meta, { [META.progressToken]: token }) });
       onNotification = progressHandler(token, onProgress);
     }
     const options = { signal, onNotification };
     return this.#era.send(method, sent, options, () =>
-      this.#rpc.request(method, sent, { capabilities: this.#capabilities, ...options }),
+      this.#rpc.request(method, sent, withFields(options, { capabilities: this.#capabilities })),
     );
   }
 
@@ -430,7 +431,7 @@ export class McpClient {
     if (session === undefined) return this.callTool(name, args, options);
     const raw = await this.#legacyTools.call(session, name, args, options);
     // A 2025-era result has no resultType: it is complete.
-    return parse('tools/call', CallToolResultSchema, { ...raw, resultType: 'complete' });
+    return parse('tools/call', CallToolResultSchema, withFields(raw, { resultType: 'complete' }));
   }
 
   #rounds(method: string, params: Params, options: ProgressCallOptions): Promise<RoundsOutcome> {

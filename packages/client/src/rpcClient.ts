@@ -9,7 +9,7 @@ import type {
   TransportNotification,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { ErrorCode, isRecord, META, ProtocolError } from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, META, ProtocolError, withFields } from '@mcp-tasks/protocol';
 import { InvalidResponseError } from './errors.js';
 
 /** Options of {@link RpcClient}. */
@@ -97,19 +97,13 @@ export class RpcClient {
 
   #attempt(method: string, params: Readonly<Record<string, unknown>>, options: RpcRequestOptions): Promise<RawResult> {
     const callerMeta = params._meta;
-    return this.#send(
-      method,
-      {
-        ...params,
-        _meta: {
-          ...(isRecord(callerMeta) ? callerMeta : {}),
-          [META.protocolVersion]: this.#version,
-          [META.clientCapabilities]: options.capabilities,
-          [META.clientInfo]: this.#options.clientInfo,
-        },
-      },
-      options,
-    );
+    const envelope = {
+      [META.protocolVersion]: this.#version,
+      [META.clientCapabilities]: options.capabilities,
+      [META.clientInfo]: this.#options.clientInfo,
+    };
+    const meta = isRecord(callerMeta) ? withFields(callerMeta, envelope) : envelope;
+    return this.#send(method, withFields(params, { _meta: meta }), options);
   }
 
   async #send(

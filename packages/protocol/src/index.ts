@@ -431,3 +431,4 @@ export type {
   TransportResponse,
 } from './transport.js';
 export { TransportError } from './transport.js';
+export { withFields } from './withFields.js';

@@ -1,3 +1,4 @@
+import { withFields } from '@mcp-tasks/protocol';
 import { invalidParams } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { InputRequired, readMrtrParams, readRequestState, toInputRequiredResult } from './mrtr.js';
@@ -58,7 +59,7 @@ export async function getPrompt(deps: FeatureDeps, request: FeatureRequest): Pro
   const result = await withMrtr<PromptResult>(deps, request, { method: 'prompts/get', name }, async (ctx) =>
     prompt.definition.handler(args, ctx),
   );
-  return 'input' in result ? result.input : { ...result.done, resultType: 'complete' };
+  return 'input' in result ? result.input : withFields(result.done, { resultType: 'complete' });
 }
 
 /** `resources/read`: fixed resources first, then templates in registration order; unknown is `-32602` + `data.uri`. */
@@ -79,7 +80,7 @@ export async function readResource(deps: FeatureDeps, request: FeatureRequest): 
   if ('input' in result) return result.input;
   // An empty `contents` would read as "exists but empty"; SEP-2164 wants not-found instead.
   if (result.done.contents.length === 0) throw resourceNotFound(uri);
-  return { ...result.done, resultType: 'complete' };
+  return withFields(result.done, { resultType: 'complete' });
 }
 
 const MAX_COMPLETIONS = 100;

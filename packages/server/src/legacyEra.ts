@@ -4,6 +4,7 @@ import {
   ProtocolError,
   type RequestContext,
   type TransportRequestId,
+  withFields,
 } from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, methodNotFound } from './errors.js';
@@ -124,7 +125,7 @@ export class LegacyEra {
     };
     const shared = () => this.#serveShared(method, request);
     const taskRoute = this.#options.taskRoutes?.get(method);
-    return taskRoute === undefined ? shared() : taskRoute({ ...request, state, shared });
+    return taskRoute === undefined ? shared() : taskRoute(withFields(request, { state, shared }));
   }
 
   /** Serves `method` through the shared routes, asking the client directly for input, in 2025 shapes. */

@@ -1,4 +1,4 @@
-import { META, type TransportNotification, type TransportRequestId } from '@mcp-tasks/protocol';
+import { META, type TransportNotification, type TransportRequestId, withFields } from '@mcp-tasks/protocol';
 import type { TaskOperations, Unsubscribe } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
@@ -104,7 +104,7 @@ export class ListenHub {
 
     const meta = { [META.subscriptionId]: request.id };
     const send = (method: string, params: JsonObject) =>
-      request.notify({ jsonrpc: '2.0', method, params: { ...params, _meta: meta } });
+      request.notify({ jsonrpc: '2.0', method, params: withFields(params, { _meta: meta }) });
     // Ends this stream by itself once nothing it watches can produce a notification any more.
     const exhausted = new AbortController();
     const onEmpty = hasStandingSubscription(filter) ? undefined : () => exhausted.abort();

@@ -10,6 +10,7 @@ import {
   type ServerEndpoint,
   SUPPORTED_PROTOCOL_VERSIONS,
   type TransportResponse,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
@@ -399,9 +400,9 @@ export class McpServer implements ServerEndpoint {
     const meta = result._meta;
     if (meta === this.#serverMeta) return result;
     if (typeof meta === 'object' && meta !== null) {
-      return { ...result, _meta: { ...meta, [META.serverInfo]: this.#options.serverInfo } };
+      return withFields(result, { _meta: withFields(meta, { [META.serverInfo]: this.#options.serverInfo }) });
     }
-    return { ...result, _meta: this.#serverMeta };
+    return withFields(result, { _meta: this.#serverMeta });
   }
 
   async #dispatch(method: string, request: RouteRequest): Promise<JsonObject> {

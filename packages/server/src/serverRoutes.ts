@@ -1,4 +1,4 @@
-import { type RequestContext, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
+import { type RequestContext, TASKS_EXTENSION_ID, withFields } from '@mcp-tasks/protocol';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { invalidParams, missingCapability } from './errors.js';
@@ -124,7 +124,7 @@ export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
       'resources/read',
       async (request) => {
         const result = await readResource(features, feature(request));
-        return result.resultType === 'complete' ? { ...result, ...cache('resources/read') } : result;
+        return result.resultType === 'complete' ? withFields(result, cache('resources/read')) : result;
       },
     ],
     ['completion/complete', ({ params }) => complete(features, params)],

@@ -1,4 +1,4 @@
-import { type CallToolResult, isProtocolError, type ProtocolError } from '@mcp-tasks/protocol';
+import { type CallToolResult, isProtocolError, type ProtocolError, withFields } from '@mcp-tasks/protocol';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { InputRequired } from './mrtr.js';
 import type { ToolContext } from './toolContext.js';
@@ -65,5 +65,5 @@ export function exceptionMessage(error: unknown): string {
  * the wire as they are (a result is serialized, never mutated), hence the cast from the read-only {@link ToolResult}.
  */
 export function completeToolResult(result: ToolResult): CallToolResult {
-  return { ...result, resultType: 'complete' } as CallToolResult;
+  return withFields(result, { resultType: 'complete' }) as CallToolResult;
 }

@@ -8,6 +8,7 @@ import {
   type TransportNotification,
   type TransportRequest,
   type TransportResponse,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { httpStatusForError } from './httpStatus.js';
 import { type SseOptions, SseWriter } from './sseWriter.js';
@@ -142,7 +143,7 @@ export class Exchange implements RequestContext, OpenResponse {
     else {
       const { code, data } = response.error;
       const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
-      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), { ...headers, ...retryAfter });
+      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), withFields(headers ?? {}, retryAfter ?? {}));
     }
   }
 

@@ -1,3 +1,4 @@
+import { withFields } from '@mcp-tasks/protocol';
 import type { ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
@@ -33,7 +34,7 @@ export class FetchResponseSink implements ResponseSink {
   reply(status: number, body: string | undefined, headers?: Readonly<Record<string, string>>): void {
     const base = body === undefined ? undefined : JSON_HEADERS;
     this.#settle(
-      new Response(body ?? null, { status, headers: headers === undefined ? base : { ...base, ...headers } }),
+      new Response(body ?? null, { status, headers: headers === undefined ? base : withFields(base ?? {}, headers) }),
     );
   }
 

@@ -1,4 +1,4 @@
-import { TransportError } from '@mcp-tasks/protocol';
+import { TransportError, withFields } from '@mcp-tasks/protocol';
 
 /** Extra headers, or a function producing them per exchange. */
 export type HeaderSource =
@@ -54,7 +54,7 @@ export class HttpChannel {
     userSignal?.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(controller);
     try {
-      const headers = { ...(await this.#baseHeaders()), ...call.headers };
+      const headers = withFields(await this.#baseHeaders(), call.headers);
       let res: Response;
       try {
         res = await this.#fetch(this.url, {
@@ -96,7 +96,7 @@ export class HttpChannel {
     try {
       const res = await this.#fetch(this.url, {
         method: 'DELETE',
-        headers: { ...(await this.#baseHeaders()), ...headers },
+        headers: withFields(await this.#baseHeaders(), headers),
         signal: controller.signal,
       });
       await res.body?.cancel();

@@ -11,6 +11,7 @@ import {
   type TransportNotification,
   type TransportRequest,
   type TransportResponse,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { CloseSignal } from '@mcp-tasks/transport-kit';
 import { type HeaderSource, HttpChannel } from './httpChannel.js';
@@ -185,7 +186,7 @@ export class HttpClientTransport implements ClientTransport {
 
   async #send(message: TransportRequest, options: ClientRequestOptions): Promise<TransportResponse> {
     const call = { method: 'POST', headers: this.#headers(message), body: JSON.stringify(message) } as const;
-    const response = await this.#channel.exchange({ ...call, signal: options.signal }, async (res, signal) => {
+    const response = await this.#channel.exchange(withFields(call, { signal: options.signal }), async (res, signal) => {
       const type = res.headers.get('content-type') ?? '';
       if (type.startsWith('text/event-stream') && res.body !== null && res.ok) {
         return this.#readStream(res.body, message.id, options.onNotification, signal);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { withFields } from '@mcp-tasks/protocol';
 import type { ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
@@ -10,7 +11,7 @@ export function writeReply(res: ServerResponse, reply: HttpReply): void {
     res.end();
     return;
   }
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
+  res.writeHead(reply.status, withFields(reply.headers, { 'content-length': Buffer.byteLength(body) }));
   res.end(body);
 }
 
@@ -28,11 +29,8 @@ export class NodeResponseSink implements ResponseSink {
       res.writeHead(status, headers);
       res.end();
     } else {
-      res.writeHead(status, {
-        ...headers,
-        'content-type': JSON_HEADERS['content-type'],
-        'content-length': Buffer.byteLength(body),
-      });
+      const length = { 'content-type': JSON_HEADERS['content-type'], 'content-length': Buffer.byteLength(body) };
+      res.writeHead(status, headers === undefined ? length : withFields(headers, length));
       res.end(body);
     }
   }

@@ -1,3 +1,4 @@
+import { withFields } from '@mcp-tasks/protocol';
 import type { ResponseSink } from './exchange.js';
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from './httpReply.js';
 
@@ -35,7 +36,7 @@ export class SseWriter {
 
   /** Starts the response with the SSE head plus `extraHeaders`. */
   open(extraHeaders?: Readonly<Record<string, string>>): void {
-    this.#sink.openStream(extraHeaders === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...extraHeaders });
+    this.#sink.openStream(extraHeaders === undefined ? SSE_HEADERS : withFields(SSE_HEADERS, extraHeaders));
     const interval = this.#options.keepAliveIntervalMs;
     if (interval > 0) {
       const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), interval);

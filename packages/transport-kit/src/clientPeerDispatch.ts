@@ -5,7 +5,7 @@ import type {
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { ErrorCode, isRecord, TransportError } from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, TransportError, withFields } from '@mcp-tasks/protocol';
 
 /** Default {@link ClientPeerDispatchOptions.maxConcurrent}: server requests a client runs at once per connection. */
 export const DEFAULT_MAX_SERVER_REQUESTS = 64;
@@ -85,7 +85,7 @@ export class ClientPeerDispatch {
         if (!isRecord(response))
           throw new Error(`The peer handler answered server request ${JSON.stringify(id)} with nothing`);
         // The server matches by id, so the response names this request whatever the handler put there.
-        return { ...response, id } as TransportResponse;
+        return withFields(response, { id }) as TransportResponse;
       })
       .catch((error: unknown): TransportResponse => {
         this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
