@@ -16,6 +16,7 @@ import {
   type Task,
   type Tool,
   type TransportNotification,
+  withFields,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import { raceAbort } from './eraConnection.js';
@@ -79,13 +80,17 @@ export class LegacyToolCalls {
       sendOptions = { ...rest, onNotification: route };
     }
     try {
-      return await callToolLegacy(name, args, sendOptions, {
-        ...this.#options,
-        serverCapabilities: session.serverCapabilities,
-        tasksVersion: session.protocolVersion === '2025-11-25',
-        taskSupport: (tool, signal) => this.#taskSupport(tool, signal),
-        meta,
-      });
+      return await callToolLegacy(
+        name,
+        args,
+        sendOptions,
+        withFields(this.#options, {
+          serverCapabilities: session.serverCapabilities,
+          tasksVersion: session.protocolVersion === '2025-11-25',
+          taskSupport: (tool: string, signal: AbortSignal | undefined) => this.#taskSupport(tool, signal),
+          meta,
+        }),
+      );
     } finally {
       unroute();
     }

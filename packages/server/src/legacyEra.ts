@@ -138,11 +138,10 @@ export class LegacyEra {
     const signal = () => context.signal;
     const syncInput = send === undefined ? undefined : new PeerInputChannel(send, signal);
     const run = (current: JsonObject) =>
-      this.#options.dispatch(method, {
-        ...request,
-        params: current,
-        ...(syncInput === undefined ? {} : { syncInput }),
-      });
+      this.#options.dispatch(
+        method,
+        withFields(request, syncInput === undefined ? { params: current } : { params: current, syncInput }),
+      );
     return toLegacyResult(await serveWithPeerInput(run, params, send, signal));
   }
 

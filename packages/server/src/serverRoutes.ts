@@ -102,17 +102,12 @@ export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
     (method: TaskMethod): Route =>
     (request) =>
       taskMethod(deps, method, request);
+  const toolCallDeps = { tools: deps.tools, signer: deps.signer, supervisor: deps.tasks.supervisor };
   return new Map<string, Route>([
     ['server/discover', () => discover(deps, cache('server/discover'))],
     ['tools/list', list('tools/list', 'tools', () => [...deps.tools.values()].map((tool) => tool.wire))],
-    [
-      'tools/call',
-      ({ params, envelope, context, owner, syncInput }) =>
-        callTool(
-          { tools: deps.tools, signer: deps.signer, supervisor: deps.tasks.supervisor },
-          { params, envelope, context, owner, ...(syncInput === undefined ? {} : { syncInput }) },
-        ),
-    ],
+    // A route request is a tool call request: handed on as it is, with no copy per call.
+    ['tools/call', (request) => callTool(toolCallDeps, request)],
     ['prompts/list', list('prompts/list', 'prompts', () => [...deps.prompts.values()].map((p) => p.wire))],
     ['prompts/get', (request) => getPrompt(features, feature(request))],
     ['resources/list', list('resources/list', 'resources', () => [...deps.resources.values()].map(resourceWire))],

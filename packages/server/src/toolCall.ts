@@ -169,14 +169,15 @@ export function taskRequestMeta(
   principal: string | undefined,
 ): JsonObject {
   if (tool.definition.resumable !== true) return sharedRequestMeta(tool);
-  const base = { method: 'tools/call', name: tool.definition.name };
-  return {
-    ...base,
+  const meta: Record<string, unknown> = {
+    method: 'tools/call',
+    name: tool.definition.name,
     arguments: args,
     protocolVersion: envelope.protocolVersion,
     clientCapabilities: envelope.clientCapabilities,
-    ...(principal === undefined ? {} : { principal }),
   };
+  if (principal !== undefined) meta.principal = principal;
+  return meta;
 }
 
 const requestMetaByTool = new WeakMap<RegisteredTool, JsonObject>();
