@@ -6,6 +6,7 @@ import {
   ProtocolError,
   type RequestContext,
   type TransportNotification,
+  withFields,
 } from '@mcp-tasks/protocol';
 import { isTaskStoreError, isTerminalStatus, type TaskOperations } from '@mcp-tasks/task-store';
 import type { RequestEnvelope } from './envelope.js';
@@ -95,7 +96,7 @@ export async function callToolAsLegacyTask(
   const ttlMs = taskTtl(readTaskMetadata(params).ttl, deps.ttlMs);
   const parsed = await parseToolCallArguments(tool, params);
   const base = taskRequestMeta(tool, parsed.ok ? parsed.value : {}, envelope, context.principal);
-  const meta: JsonObject = { ...base, wire: LEGACY_TASK_WIRE };
+  const meta: JsonObject = withFields(base, { wire: LEGACY_TASK_WIRE });
   if (!parsed.ok) return failedTask(deps, owner, ttlMs, meta, completeToolResult(parsed.result));
   const notify = request.notify ?? ((notification: TransportNotification) => context.notify(notification));
   const mrtr = await collectInputFromPeer(

@@ -43,7 +43,7 @@ export interface RouteRequest {
   readonly syncInput?: InputChannel;
 }
 
-/** Serves one method. */
+/** Serves one method. May throw synchronously as well as reject: callers await it inside their `try`. */
 export type Route = (request: RouteRequest) => JsonObject | Promise<JsonObject>;
 
 type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
@@ -160,7 +160,8 @@ function discover(deps: RouteDeps, hint: CacheHint): JsonObject {
 }
 
 /** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
-async function taskMethod(
+/** Not `async`: it hands on the method's promise (an async function returning one costs two more turns). */
+function taskMethod(
   deps: RouteDeps,
   method: TaskMethod,
   { params, envelope, owner }: RouteRequest,

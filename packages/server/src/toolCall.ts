@@ -14,7 +14,7 @@ import {
   type RequestScope,
 } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
-import { type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
+import { type ArgumentsCheck, type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
 
 /** What `tools/call` needs from the server. */
@@ -54,14 +54,17 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   if (tool.taskSupport === 'required' && !declared) {
     throw missingCapability(TASKS_REQUIRED_CAPABILITIES, `Tool ${tool.definition.name} runs only as a task`);
   }
-  const parsed = await parseToolCallArguments(tool, params);
+  // Awaited only when it is a promise: an await of a plain value still costs a turn, on every call.
+  const checked = parseToolCallArguments(tool, params);
+  const parsed = checked instanceof Promise ? await checked : checked;
   if (!parsed.ok) return completeToolResult(parsed.result);
 
   const mrtrParams = readMrtrParams(params);
   const binding = { method: 'tools/call', name: tool.definition.name, principal: owner };
   const mrtr: MrtrInfo = {
     inputResponses: mrtrParams.inputResponses,
-    requestState: await readRequestState(deps.signer, binding, mrtrParams),
+    requestState:
+      mrtrParams.requestState === undefined ? undefined : await readRequestState(deps.signer, binding, mrtrParams),
   };
   const source = (streaming: () => boolean): RequestScope => ({
     principal: context.principal,
@@ -143,10 +146,10 @@ export function findTool(tools: ReadonlyMap<string, RegisteredTool>, params: Jso
  * Validates `params.arguments` (absent means `{}`) against the tool's input schema: the parsed value, or the
  * `isError` result that tells the model what was wrong.
  */
-export async function parseToolCallArguments(
+export function parseToolCallArguments(
   tool: RegisteredTool,
   params: JsonObject,
-): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly result: ToolResult }> {
+): ParsedArguments | Promise<ParsedArguments> {
   const args = readArguments(params);
   if (args === undefined) {
     return {
@@ -154,8 +157,17 @@ export async function parseToolCallArguments(
       result: toolErrorResult(`Invalid arguments for tool ${tool.definition.name}: expected an object`),
     };
   }
-  const parsed = await tool.parseArguments(args);
-  return parsed.ok ? parsed : { ok: false, result: toolErrorResult(parsed.message) };
+  const checked = tool.parseArguments(args);
+  return checked instanceof Promise ? checked.then(toParsedArguments) : toParsedArguments(checked);
+}
+
+/** What {@link parseToolCallArguments} gives: synchronously unless the tool's schema validates asynchronously. */
+export type ParsedArguments =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly result: ToolResult };
+
+function toParsedArguments(checked: ArgumentsCheck): ParsedArguments {
+  return checked.ok ? checked : { ok: false, result: toolErrorResult(checked.message) };
 }
 
 /**

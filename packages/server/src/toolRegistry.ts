@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock, Icon, MetaObject, ParamHeader, ToolAnnotations } from '@mcp-tasks/protocol';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { formatZodError } from './errors.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { RawJsonSchema, type SchemaInput, toWireSchema } from './jsonSchema.js';
@@ -42,7 +42,12 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   readonly title?: string;
   /** Non-empty; clients show it to the model. */
   readonly description: string;
-  /** @default an empty object schema */
+  /**
+   * Validates each call's `arguments`, and is listed (as JSON Schema) in `tools/list`. A zod schema is checked with
+   * its synchronous parse; one with async refinements or transforms is then checked again with the async parse, so
+   * keep transforms free of side effects.
+   * @default an empty object schema
+   */
   readonly inputSchema?: S;
   /** JSON Schema (or zod schema) of `structuredContent`, served in `tools/list`; results must conform to it. */
   readonly outputSchema?: SchemaInput;
@@ -90,9 +95,17 @@ export interface RegisteredTool {
   readonly wire: JsonObject;
   /** The arguments mirrored into `Mcp-Param-*` headers on Streamable HTTP. */
   readonly headerParams: readonly ParamHeader[];
-  /** Validates `arguments`; a failure message is reported to the model as an `isError` result. */
-  parseArguments(args: JsonObject): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+  /**
+   * Validates `arguments`; a failure message is reported to the model as an `isError` result. Synchronous, unless
+   * the schema has async refinements or transforms: then a promise.
+   */
+  parseArguments(args: JsonObject): ArgumentsCheck | Promise<ArgumentsCheck>;
 }
+
+/** How a call's `arguments` checked out against the tool's input schema. */
+export type ArgumentsCheck =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string };
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const EMPTY_OBJECT_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: {} });
@@ -119,12 +132,20 @@ export function registerTool(definition: ToolDefinition): RegisteredTool {
     taskSupport: definition.taskSupport ?? 'forbidden',
     wire,
     headerParams: collectHeaderParams(definition.name, inputSchema),
-    async parseArguments(args) {
+    parseArguments(args) {
       if (schema === undefined || schema instanceof RawJsonSchema) return { ok: true, value: args };
-      const parsed = await schema.safeParseAsync(args);
-      return parsed.success
-        ? { ok: true, value: parsed.data }
-        : { ok: false, message: `Invalid arguments for tool ${definition.name}: ${formatZodError(parsed.error)}` };
+      const checked = (parsed: z.ZodSafeParseResult<unknown>): ArgumentsCheck =>
+        parsed.success
+          ? { ok: true, value: parsed.data }
+          : { ok: false, message: `Invalid arguments for tool ${definition.name}: ${formatZodError(parsed.error)}` };
+      // The synchronous parse first: the async one costs several promise turns per call. zod throws this error,
+      // and no other, when the schema has async refinements or transforms.
+      try {
+        return checked(schema.safeParse(args));
+      } catch (error) {
+        if (!(error instanceof z.core.$ZodAsyncError)) throw error;
+        return schema.safeParseAsync(args).then(checked);
+      }
     },
   };
 }

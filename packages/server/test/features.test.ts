@@ -63,6 +63,27 @@ describe('tools', () => {
     });
   });
 
+  it('validates arguments with a schema whose refinement is async (the synchronous parse cannot), both ways', async () => {
+    server = new McpServer({ serverInfo: { name: 's', version: '1' } });
+    const known = new Set(['ada']);
+    server.tool({
+      name: 'lookup',
+      description: 'Looks a user up',
+      inputSchema: z.object({
+        user: z.string().refine(async (user) => known.has(user), { message: 'unknown user' }),
+        times: z.number().transform((n) => n * 2),
+      }),
+      handler: ({ user, times }) => ({ content: [{ type: 'text', text: `${user} ${times}` }] }),
+    });
+    const client = new Loopback(server, { caps: BASE_CAPS });
+    expect(await client.call('lookup', { user: 'ada', times: 2 })).toMatchObject({
+      resultType: 'complete',
+      content: [{ text: 'ada 4' }],
+    });
+    const refused = await client.call('lookup', { user: 'bob', times: 2 });
+    expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/unknown user/) }] });
+  });
+
   it('rejects invalid registrations', () => {
     server = new McpServer({ serverInfo: { name: 's', version: '1' } });
     const handler = () => ({ content: [] });

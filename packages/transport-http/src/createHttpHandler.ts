@@ -95,14 +95,15 @@ export function createHttpHandler(
   // The drained variant keeps the connection: the body was read to its end.
   const tooLargeDrained: HttpReply = { ...binding.tooLarge, headers: withoutConnection(binding.tooLarge.headers) };
 
-  const write = (res: ServerResponse, outcome: HttpReply | OpenResponse): void => {
+  const write = (res: ServerResponse, sink: NodeResponseSink, outcome: HttpReply | OpenResponse): void => {
     if ('status' in outcome) writeReply(res, outcome);
-    // `on`, not `once`: a response closes once, and `close` is idempotent, so the once-wrapper was pure cost.
-    else res.on('close', outcome.close);
+    else sink.closeWith(outcome.close);
   };
 
-  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void =>
-    write(res, binding.dispatch(message, header, new NodeResponseSink(res), principal));
+  const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
+    const sink = new NodeResponseSink(res);
+    write(res, sink, binding.dispatch(message, header, sink, principal));
+  };
 
   const parseAndDispatch = (
     body: Uint8Array | string,
@@ -126,7 +127,8 @@ export function createHttpHandler(
   const receive = (req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, principal?: string): void => {
     // A GET or DELETE that passed the screen names a session; it has no body to read.
     if (req.method !== 'POST') {
-      write(res, binding.dispatchBodiless(req.method ?? 'GET', header, new NodeResponseSink(res), principal));
+      const sink = new NodeResponseSink(res);
+      write(res, sink, binding.dispatchBodiless(req.method ?? 'GET', header, sink, principal));
       return;
     }
     const parsed = req.body;

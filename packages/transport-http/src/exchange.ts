@@ -105,6 +105,8 @@ export class Exchange implements RequestContext, OpenResponse {
     this.#sseOptions = options;
     this.session = legacy?.session.peer;
     if (legacy !== undefined) {
+      // A 2025-era exchange must always learn of a dropped connection: its later messages go to the session instead.
+      sink.watchClient?.();
       const session = legacy.session;
       this.request = (message, requestOptions) => session.sendRequest(message, requestOptions, this.#deliver);
     }

@@ -1,4 +1,5 @@
 import { withFields } from '@mcp-tasks/protocol';
+import { ClientWatch } from './clientWatch.js';
 import type { ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
@@ -14,18 +15,17 @@ export function toResponse(reply: HttpReply): Response {
  * answers first, or with a streaming one (a `ReadableStream` of SSE events) when it notifies first.
  * `onCancel` runs when the reader cancels that stream (the client went away).
  */
-export class FetchResponseSink implements ResponseSink {
+export class FetchResponseSink extends ClientWatch implements ResponseSink {
   readonly response: Promise<Response>;
   onCancel: (() => void) | undefined;
   #watcher: (() => void) | undefined;
-  #watchWanted = false;
-  #watching = false;
   #resolve: (response: Response) => void = () => {};
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #open = false;
   #settled = false;
 
   constructor() {
+    super();
     this.response = new Promise((resolve) => {
       this.#resolve = resolve;
     });
@@ -58,14 +58,11 @@ export class FetchResponseSink implements ResponseSink {
    */
   setWatcher(watcher: () => void): void {
     this.#watcher = watcher;
-    if (this.#watchWanted) this.watchClient();
+    this.arm();
   }
 
-  watchClient(): void {
-    this.#watchWanted = true;
-    if (this.#watching || this.#watcher === undefined) return;
-    this.#watching = true;
-    this.#watcher();
+  protected startWatching(): void {
+    this.#watcher?.();
   }
 
   openStream(headers: Readonly<Record<string, string>>): void {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { withFields } from '@mcp-tasks/protocol';
+import { ClientWatch } from './clientWatch.js';
 import type { ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
@@ -15,12 +16,32 @@ export function writeReply(res: ServerResponse, reply: HttpReply): void {
   res.end(body);
 }
 
-/** The node:http side of an exchange: writes into a `ServerResponse`, and closes the exchange when it closes. */
-export class NodeResponseSink implements ResponseSink {
+/**
+ * The node:http side of an exchange: writes into a `ServerResponse`, and closes the exchange when it closes (listened
+ * for only once someone needs to know, see {@link ClientWatch}).
+ */
+export class NodeResponseSink extends ClientWatch implements ResponseSink {
   readonly #res: ServerResponse;
+  #onClose: (() => void) | undefined;
 
   constructor(res: ServerResponse) {
+    super();
     this.#res = res;
+  }
+
+  /** Who hears that the response closed before it was complete (the exchange's `close`). */
+  closeWith(onClose: () => void): void {
+    this.#onClose = onClose;
+    this.arm();
+  }
+
+  protected startWatching(): void {
+    const onClose = this.#onClose as () => void;
+    // Closed already (the client left before anyone asked): the event will not come again. After a complete
+    // response `closed` is true as well, and the exchange ignores a close once it is done.
+    if (this.#res.closed) onClose();
+    // `on`, not `once`: a response closes once, and `close` is idempotent, so the once-wrapper was pure cost.
+    else this.#res.on('close', onClose);
   }
 
   reply(status: number, body: string | undefined, headers?: Readonly<Record<string, string>>): void {
@@ -36,6 +57,7 @@ export class NodeResponseSink implements ResponseSink {
   }
 
   openStream(headers: Readonly<Record<string, string>>): void {
+    this.watchClient();
     this.#res.writeHead(200, headers);
     // Node holds the head until the first body write; a GET stream may have nothing to say for a long time.
     this.#res.flushHeaders();

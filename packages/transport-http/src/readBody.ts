@@ -32,12 +32,13 @@ export function readBody(
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
+  let settled = false;
+  // The listeners stay attached once settled (events after that are ignored): the request lives no longer than its
+  // exchange, and removing four listeners from every request cost more than this flag.
   const finish = (outcome: Buffer | ReadBodyFailure): void => {
+    if (settled) return;
+    settled = true;
     clearTimeout(timer);
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onAborted);
-    req.off('close', onAborted);
     done(outcome);
   };
   const onData = (chunk: Buffer): void => {

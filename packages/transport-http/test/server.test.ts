@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import type { RequestContext } from '@mcp-tasks/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpServerHandle, type ListenOptions, listen } from '../src/server.js';
 import { fakeRuntime, mcpHeaders, meta, rawRequest, rpc } from './fakes.js';
 
@@ -317,6 +319,37 @@ describe('Streamable HTTP server: authentication and DNS rebinding protection', 
     expect((await rawRequest(listed.url, { headers, body })).status).toBe(200);
     const off = await start({ dnsRebindingProtection: false });
     expect((await rawRequest(off.url, { headers: { ...headers, origin: 'http://evil' }, body })).status).toBe(200);
+  });
+});
+
+function connectionCount(handle: HttpServerHandle): Promise<number> {
+  return new Promise((resolve, reject) =>
+    handle.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+}
+
+describe('Streamable HTTP server: a client that goes away', () => {
+  it('aborts context.signal read only after the client left (nobody was listening when it did)', async () => {
+    let context: RequestContext | undefined;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handle = await listen(async (message, ctx) => {
+      context = ctx;
+      await released;
+      return { jsonrpc: '2.0', id: (message as { id: number }).id, result: { resultType: 'complete' } };
+    });
+    servers.push(handle);
+    const client = httpRequest(handle.url, { method: 'POST', headers: mcpHeaders('tools/list'), agent: false });
+    client.on('error', () => {});
+    client.end(JSON.stringify(rpc(1, 'tools/list')));
+    await vi.waitFor(() => expect(context).toBeDefined());
+    client.destroy();
+    // The server has seen the connection close (its only request then has no open connection left).
+    await vi.waitFor(async () => expect(await connectionCount(handle)).toBe(0));
+    expect(context?.signal.aborted).toBe(true);
+    release();
   });
 });
 
