@@ -29,8 +29,8 @@ export interface LegacyRouteRequest {
   readonly syncInput?: InputChannel;
 }
 
-/** Serves one method of the shared route table (the same handlers as the 2026-07-28 wire). */
-export type LegacyDispatch = (method: string, request: LegacyRouteRequest) => Promise<JsonObject>;
+/** Serves one method of the shared route table (the same handlers as the 2026-07-28 wire); may throw synchronously. */
+export type LegacyDispatch = (method: string, request: LegacyRouteRequest) => JsonObject | Promise<JsonObject>;
 
 /**
  * A method served only in 2025-era sessions (the experimental task methods), or a 2025-only variant of a shared one
@@ -95,13 +95,17 @@ export class LegacyEra {
     if (state !== undefined && method === 'notifications/initialized') state.initialized = true;
   }
 
-  /** Serves a claimed request; throws protocol errors in their 2026 form (the caller maps them with toLegacyError). */
-  async request(
+  /**
+   * Serves a claimed request; throws protocol errors in their 2026 form (the caller maps them with toLegacyError),
+   * synchronously or as a rejection: the caller awaits it inside its `try`. Not `async`, so the route's promise is
+   * handed on without the two extra turns an async function returning a promise costs.
+   */
+  request(
     id: TransportRequestId,
     method: string,
     params: JsonObject,
     context: RequestContext,
-  ): Promise<JsonObject> {
+  ): JsonObject | Promise<JsonObject> {
     const { session } = context;
     if (session === undefined) throw new Error('LegacyEra.request needs a session');
     if (method === 'initialize') {
@@ -142,7 +146,11 @@ export class LegacyEra {
         method,
         withFields(request, syncInput === undefined ? { params: current } : { params: current, syncInput }),
       );
-    return toLegacyResult(await serveWithPeerInput(run, params, send, signal));
+    // Most calls need no input: their first answer is final, without the input loop's own async frame.
+    const first = await run(params);
+    return toLegacyResult(
+      first.resultType === 'input_required' ? await serveWithPeerInput(run, params, send, signal, first) : first,
+    );
   }
 
   /** `logging/setLevel` and `resources/(un)subscribe`: state of the session, answered `{}`. */

@@ -39,17 +39,19 @@ const MAX_INPUT_ROUNDS = 16;
  * Serves one request whose handler may answer `input_required` (MRTR), which a 2025-era client cannot read: each
  * round's input requests are sent to the client as real requests (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`) and the request runs again with the answers and the signed `requestState`, until it completes.
- * A client error or malformed answer fails the request with `-32603` naming it.
+ * A client error or malformed answer fails the request with `-32603` naming it. `first` is the answer of a first run
+ * the caller already made.
  */
 export async function serveWithPeerInput(
-  run: (params: JsonObject) => Promise<JsonObject>,
+  run: (params: JsonObject) => JsonObject | Promise<JsonObject>,
   params: JsonObject,
   send: PeerSend | undefined,
   signal: () => AbortSignal,
+  first?: JsonObject,
 ): Promise<JsonObject> {
   let current = params;
   for (let round = 0; round <= MAX_INPUT_ROUNDS; round += 1) {
-    const result = await run(current);
+    const result = round === 0 && first !== undefined ? first : await run(current);
     if (result.resultType !== 'input_required') return result;
     if (send === undefined) {
       throw new ProtocolError(

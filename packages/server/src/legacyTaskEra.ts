@@ -28,7 +28,7 @@ export interface LegacySessionRouteRequest {
   readonly shared: () => Promise<JsonObject>;
 }
 
-/** Serves one method in a 2025-era session. */
+/** Serves one method in a 2025-era session; may throw synchronously (the caller awaits it inside its `try`). */
 export type LegacySessionRoute = (request: LegacySessionRouteRequest) => Promise<JsonObject>;
 
 /** A JSON-RPC error answer rejects with a {@link PeerRequestError} naming the method and the client's code. */
@@ -48,7 +48,8 @@ export function legacyTaskEraRoutes(
   methods: LegacyTaskMethods,
 ): ReadonlyMap<string, LegacySessionRoute> {
   const routes = new Map<string, LegacySessionRoute>();
-  routes.set('tools/call', async (request) => {
+  // Not `async`: a plain call hands on the shared route's promise without two extra turns.
+  routes.set('tools/call', (request) => {
     const { params, state } = request;
     if (state.protocolVersion !== TASKS_VERSION || legacyToolCallMode(call.tools, params) !== 'task') {
       return request.shared();

@@ -335,11 +335,7 @@ export class McpServer implements ServerEndpoint {
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
       const owner = ownerOf(context);
       const { id, method, params } = inbound;
-      // The route itself, not `#dispatch`: awaiting an async function that returns a promise costs two more
-      // microtask turns, on every request.
-      const route = this.#routes.get(method);
-      if (route === undefined) throw methodNotFound(method);
-      const result = await route({ id, params, envelope, context, owner });
+      const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, this.#stamp(result));
     } catch (error) {
       return jsonRpcError(inbound.id, toWireError(error, this.#report));
@@ -409,7 +405,11 @@ export class McpServer implements ServerEndpoint {
     return withFields(result, { _meta: this.#serverMeta });
   }
 
-  async #dispatch(method: string, request: RouteRequest): Promise<JsonObject> {
+  /**
+   * The route's answer, or its synchronous throw. Not `async`: an async function returning the route's promise costs
+   * two more microtask turns on every request; callers await it inside their `try`.
+   */
+  #dispatch(method: string, request: RouteRequest): JsonObject | Promise<JsonObject> {
     const route = this.#routes.get(method);
     if (route === undefined) throw methodNotFound(method);
     return route(request);

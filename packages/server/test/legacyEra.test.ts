@@ -110,7 +110,8 @@ describe('LegacyEra on an ended session', () => {
   it('refuses initialize with -32600 and keeps no state', async () => {
     const { layer, session, context } = era();
     session.close();
-    await expect(layer.request(1, 'initialize', INIT, context)).rejects.toMatchObject({
+    // `request` may throw synchronously or reject; its caller awaits it inside a `try`, as this does.
+    await expect((async () => layer.request(1, 'initialize', INIT, context))()).rejects.toMatchObject({
       code: ErrorCode.InvalidRequest,
     });
     expect(layer.sessions.size).toBe(0);

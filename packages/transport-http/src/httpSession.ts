@@ -9,6 +9,7 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import type { Exchange, ExchangeSession, ResponseSink } from './exchange.js';
+import { InflightList } from './inflightList.js';
 import { PeerRequests } from './peerRequests.js';
 import { type SseOptions, SseWriter } from './sseWriter.js';
 
@@ -39,8 +40,7 @@ export class HttpSession implements PeerSession, ExchangeSession {
   readonly #bounds: SessionBounds;
   readonly #requests: PeerRequests;
   readonly #onEnd: (session: HttpSession) => void;
-  readonly #inflight = new Set<Exchange>();
-  readonly #byRequestId = new Map<TransportRequestId, Exchange>();
+  readonly #inflight = new InflightList<Exchange, TransportRequestId>();
   #queue: Outbound[] = [];
   #stream: SseWriter | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
@@ -115,18 +115,16 @@ export class HttpSession implements PeerSession, ExchangeSession {
   cancelInbound(requestId: unknown): void {
     this.#touch();
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    this.#byRequestId.get(requestId)?.cancel();
+    this.#inflight.find(requestId)?.cancel();
   }
 
   /** Tracks an inbound message while the runtime works on it; returns the call that ends the tracking. */
   begin(exchange: Exchange, requestId: TransportRequestId | undefined): () => void {
-    this.#inflight.add(exchange);
-    if (requestId !== undefined) this.#byRequestId.set(requestId, exchange);
+    const remove = this.#inflight.add(exchange, requestId);
     this.#disarmIdle();
     if (this.closed.aborted) exchange.cancel();
     return () => {
-      this.#inflight.delete(exchange);
-      if (requestId !== undefined && this.#byRequestId.get(requestId) === exchange) this.#byRequestId.delete(requestId);
+      remove();
       this.#armIdle();
     };
   }
@@ -163,7 +161,7 @@ export class HttpSession implements PeerSession, ExchangeSession {
     this.#queue = [];
     this.#stream?.end();
     this.#stream = undefined;
-    for (const exchange of this.#inflight) exchange.cancel();
+    for (const exchange of this.#inflight.values()) exchange.cancel();
     this.#onEnd(this);
   }
 
