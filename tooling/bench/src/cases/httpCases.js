@@ -101,17 +101,30 @@ export function httpTasksGet(ctx) {
   });
 }
 
-/** HTTP tasks/get through the fetch-API core (createFetchHandler on Node via @hono/node-server) vs the raw echo. */
-export function fetchTasksGet(ctx) {
-  return httpPair(ctx, {
+/**
+ * HTTP tasks/get through the fetch-API core (createFetchHandler on Node via @hono/node-server): vs the raw node:http
+ * echo (the goal), and vs a fetch echo on the same adapter, which shows how much of the gap is the adapter's own.
+ */
+export async function fetchTasksGet(ctx) {
+  const common = {
     id: 'fetch-tasks-get',
     title: 'HTTP tasks/get, fetch-API core on Node',
     ours: oursTasksGet('oursFetch', 'createFetchHandler via @hono/node-server'),
-    baseline: { server: 'rawHttpEcho', label: 'raw node:http JSON echo', echoReply: true },
     check: expectWorkingTask,
     connections: [10],
+  };
+  const raw = await httpPair(ctx, {
+    ...common,
+    baseline: { server: 'rawHttpEcho', label: 'raw node:http JSON echo', echoReply: true },
     goal: { min: 0.6 },
+    note: 'vs raw node:http echo',
   });
+  const adapter = await httpPair(ctx, {
+    ...common,
+    baseline: { server: 'fetchEcho', label: 'fetch echo on @hono/node-server', echoReply: true },
+    note: 'vs a fetch echo on the same adapter',
+  });
+  return [...raw, ...adapter];
 }
 
 /** The same through express: our handler mounted in express 5 vs a bare express 5 echo. */
