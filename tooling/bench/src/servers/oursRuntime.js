@@ -22,7 +22,9 @@ function sleep(ms, signal) {
 export function createRuntime(options = {}) {
   const server = new McpServer({
     serverInfo: { name: 'mcp-tasks-bench', version: '0.0.0' },
-    tasks: { pollIntervalMs: Number(process.env.BENCH_POLL_MS ?? 1000) },
+    // The scale case runs 10,000 tasks beside the `hold` task every server starts with: the default per-principal
+    // limit (10,000 live tasks) would refuse the last one once the client creates them faster than they finish.
+    tasks: { pollIntervalMs: Number(process.env.BENCH_POLL_MS ?? 1000), maxTasksPerPrincipal: 20_000 },
     ...options,
   });
   server.tool({
