@@ -32,6 +32,7 @@ export const PLAN = Object.freeze({
   'tasks-get': 1000,
   'store-transitions': 300,
   'tools-call': 250,
+  'legacy-tools-call': 250,
 });
 
 /** Fail when a path costs more than baseline × (1 + TOLERANCE); see the README for why 10 %. */

@@ -1,6 +1,7 @@
 // The hot paths the guard measures. Each `setup()` builds its subject once and returns `op(i)`, one operation.
 // The server and the messages are the benchmark's own (tooling/bench), over the deterministic store.
 import { greetCall, tasksGet as tasksGetMessage } from '@mcp-tasks/bench/src/lib/messages.js';
+import { LEGACY_PROTOCOL_VERSION, legacyGreetCall } from '@mcp-tasks/bench/src/lib/sessions.js';
 import { createRuntime, createWorkingTask } from '@mcp-tasks/bench/src/servers/oursRuntime.js';
 import { TaskOperations } from '@mcp-tasks/task-store';
 import { deterministicStore, fixedNow } from './deterministicStore.js';
@@ -28,6 +29,44 @@ async function tasksGet() {
 async function toolsCall() {
   const server = createServer();
   return async (i) => expectResult(await server.handle(greetCall(i, 'perf'), CONTEXT), 'tools/call');
+}
+
+/**
+ * A context on one 2025-era session, as a session-carrying transport hands it over: `session` names it, `request`
+ * would ask its client (never called by `greet`).
+ */
+function legacyContext() {
+  const session = {
+    id: 'perf-guard-session',
+    closed: new AbortController().signal,
+    notify() {},
+    request: async () => {
+      throw new Error('greet asks the client nothing');
+    },
+  };
+  return { ...CONTEXT, session, request: session.request };
+}
+
+/**
+ * A synchronous `tools/call` in a 2025-era session (after `initialize` and `notifications/initialized` once),
+ * through `McpServer.handle`: the path every 2025-era client takes.
+ */
+async function legacyToolsCall() {
+  const server = createServer();
+  const context = legacyContext();
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: LEGACY_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'perf-guard', version: '0.0.0' },
+    },
+  };
+  expectResult(await server.handle(init, context), 'initialize');
+  await server.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, context);
+  return async (i) => expectResult(await server.handle(legacyGreetCall(i, 'perf'), context), '2025-era tools/call');
 }
 
 const INPUT_REQUEST = {
@@ -58,4 +97,5 @@ export const PATHS = {
   'tasks-get': tasksGet,
   'store-transitions': storeTransitions,
   'tools-call': toolsCall,
+  'legacy-tools-call': legacyToolsCall,
 };
