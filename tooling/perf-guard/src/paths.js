@@ -1,7 +1,7 @@
 // The hot paths the guard measures. Each `setup()` builds its subject once and returns `op(i)`, one operation.
 // The server and the messages are the benchmark's own (tooling/bench), over the deterministic store.
 import { greetCall, tasksGet as tasksGetMessage } from '@mcp-tasks/bench/src/lib/messages.js';
-import { LEGACY_PROTOCOL_VERSION, legacyGreetCall } from '@mcp-tasks/bench/src/lib/sessions.js';
+import { legacyGreetCall, legacyInitialize } from '@mcp-tasks/bench/src/lib/sessions.js';
 import { createRuntime, createWorkingTask } from '@mcp-tasks/bench/src/servers/oursRuntime.js';
 import { TaskOperations } from '@mcp-tasks/task-store';
 import { deterministicStore, fixedNow } from './deterministicStore.js';
@@ -54,17 +54,7 @@ function legacyContext() {
 async function legacyToolsCall() {
   const server = createServer();
   const context = legacyContext();
-  const init = {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: LEGACY_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'perf-guard', version: '0.0.0' },
-    },
-  };
-  expectResult(await server.handle(init, context), 'initialize');
+  expectResult(await server.handle(legacyInitialize(), context), 'initialize');
   await server.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, context);
   return async (i) => expectResult(await server.handle(legacyGreetCall(i, 'perf'), context), '2025-era tools/call');
 }

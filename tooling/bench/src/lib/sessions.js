@@ -15,14 +15,11 @@ export function legacyHeaders(sessionId) {
   return headers;
 }
 
-/**
- * Opens a 2025-era session at `url` as a client does once: `initialize`, then `notifications/initialized`.
- * Resolves with the headers every later request of the session carries.
- */
-export async function openLegacySession(url) {
-  const initialize = {
+/** The 2025-era `initialize` a benchmark client opens its session with. */
+export function legacyInitialize(id = 0) {
+  return {
     jsonrpc: '2.0',
-    id: 0,
+    id,
     method: 'initialize',
     params: {
       protocolVersion: LEGACY_PROTOCOL_VERSION,
@@ -30,6 +27,14 @@ export async function openLegacySession(url) {
       clientInfo: { name: 'mcp-tasks-bench', version: '0.0.0' },
     },
   };
+}
+
+/**
+ * Opens a 2025-era session at `url` as a client does once: `initialize`, then `notifications/initialized`.
+ * Resolves with the headers every later request of the session carries.
+ */
+export async function openLegacySession(url) {
+  const initialize = legacyInitialize();
   const response = await fetch(url, { method: 'POST', headers: LEGACY_HEADERS, body: JSON.stringify(initialize) });
   const text = await response.text();
   const sessionId = response.headers.get('mcp-session-id');
