@@ -149,7 +149,7 @@ export class LegacyEra {
     // Most calls need no input: their first answer is final, without the input loop's own async frame.
     const first = await run(params);
     return toLegacyResult(
-      first.resultType === 'input_required' ? await serveWithPeerInput(run, params, send, signal, first) : first,
+      first.resultType === 'input_required' ? await serveWithPeerInput(run, params, first, send, signal) : first,
     );
   }
 

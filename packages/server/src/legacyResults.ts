@@ -36,22 +36,21 @@ export function toLegacyError(error: unknown): unknown {
 const MAX_INPUT_ROUNDS = 16;
 
 /**
- * Serves one request whose handler may answer `input_required` (MRTR), which a 2025-era client cannot read: each
+ * Carries on a request whose first run answered `input_required` (MRTR), which a 2025-era client cannot read: each
  * round's input requests are sent to the client as real requests (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`) and the request runs again with the answers and the signed `requestState`, until it completes.
- * A client error or malformed answer fails the request with `-32603` naming it. `first` is the answer of a first run
- * the caller already made.
+ * `first` is that first run's answer (a final answer is returned as it is). A client error or malformed answer fails
+ * the request with `-32603` naming it.
  */
 export async function serveWithPeerInput(
   run: (params: JsonObject) => JsonObject | Promise<JsonObject>,
   params: JsonObject,
+  first: JsonObject,
   send: PeerSend | undefined,
   signal: () => AbortSignal,
-  first?: JsonObject,
 ): Promise<JsonObject> {
-  let current = params;
-  for (let round = 0; round <= MAX_INPUT_ROUNDS; round += 1) {
-    const result = round === 0 && first !== undefined ? first : await run(current);
+  let result = first;
+  for (let round = 0; ; round += 1) {
     if (result.resultType !== 'input_required') return result;
     if (send === undefined) {
       throw new ProtocolError(
@@ -65,7 +64,8 @@ export async function serveWithPeerInput(
       // Issued by toInputRequiredResult, which checked each method and the client's capabilities.
       answers[key] = await askClient(send, request as InputRequest, signal());
     }
-    current = { ...params, inputResponses: answers, requestState: result.requestState };
+    if (round === MAX_INPUT_ROUNDS) break;
+    result = await run({ ...params, inputResponses: answers, requestState: result.requestState });
   }
   throw new ProtocolError(ErrorCode.InternalError, `The request still needed input after ${MAX_INPUT_ROUNDS} rounds`);
 }

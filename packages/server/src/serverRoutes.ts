@@ -159,8 +159,10 @@ function discover(deps: RouteDeps, hint: CacheHint): JsonObject {
   };
 }
 
-/** `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked. */
-/** Not `async`: it hands on the method's promise (an async function returning one costs two more turns). */
+/**
+ * `tasks/*`: the capability gate comes before any lookup, then `taskId` is checked (both throw synchronously). Not
+ * `async`: it hands on the method's promise (an async function returning one costs two more turns).
+ */
 function taskMethod(
   deps: RouteDeps,
   method: TaskMethod,

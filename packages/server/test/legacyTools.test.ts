@@ -229,6 +229,23 @@ describe('legacy server-to-client requests', () => {
     expect(error.message).toContain('refused');
   });
 
+  it('a request still asking after 16 rounds fails with -32603, the client asked once per round', async () => {
+    const server = new McpServer({ serverInfo: { name: 'legacy-rounds', version: '1.0.0' } });
+    servers.push(server);
+    server.tool({
+      name: 'never_satisfied',
+      description: 'Asks again whatever the answer',
+      handler: (_args, ctx) => ctx.inputRequired({ inputRequests: { confirm: CONFIRM }, state: { n: 1 } }),
+    });
+    const client = new LegacyClient(server);
+    await client.connect();
+    const answers = Array.from({ length: 20 }, () => ({ result: { action: 'accept', content: { ok: true } } }));
+    client.session.answer(...answers);
+    const error = await client.fail('tools/call', { name: 'never_satisfied' });
+    expect(error).toMatchObject({ code: ErrorCode.InternalError, message: expect.stringContaining('after 16 rounds') });
+    expect(client.session.requests).toHaveLength(17);
+  });
+
   it('the same tools still answer MRTR on the 2026 wire', async () => {
     const server = toolServer();
     const response = await server.handle(request('tools/call', { name: 'ask_name' }), fakeContext().context);
