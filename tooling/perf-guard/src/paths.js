@@ -1,4 +1,6 @@
-// The hot paths the guard measures. Each `setup()` builds its subject once and returns `op(i)`, one operation.
+// The hot paths the guard measures. Each `setup()` builds its subject once and returns `{ op, close }`: `op(i)` is
+// one operation, `close()` stops the subject once its segments are measured, so no timer of an earlier path (a
+// running task's lease renewal, a store's sweep) fires inside a later path's segment.
 // The server and the messages are the benchmark's own (tooling/bench), over the deterministic store.
 import { greetCall, tasksGet as tasksGetMessage } from '@mcp-tasks/bench/src/lib/messages.js';
 import { legacyGreetCall, legacyInitialize } from '@mcp-tasks/bench/src/lib/sessions.js';
@@ -22,13 +24,19 @@ function expectResult(response, what) {
 async function tasksGet() {
   const server = createServer();
   const taskId = await createWorkingTask(server);
-  return async (i) => expectResult(await server.handle(tasksGetMessage(taskId, i), CONTEXT), 'tasks/get');
+  return {
+    op: async (i) => expectResult(await server.handle(tasksGetMessage(taskId, i), CONTEXT), 'tasks/get'),
+    close: () => server.close({ graceMs: 0 }),
+  };
 }
 
 /** A synchronous `tools/call` (no Tasks extension declared, so it never becomes a task) through `McpServer.handle`. */
 async function toolsCall() {
   const server = createServer();
-  return async (i) => expectResult(await server.handle(greetCall(i, 'perf'), CONTEXT), 'tools/call');
+  return {
+    op: async (i) => expectResult(await server.handle(greetCall(i, 'perf'), CONTEXT), 'tools/call'),
+    close: () => server.close({ graceMs: 0 }),
+  };
 }
 
 /**
@@ -56,7 +64,10 @@ async function legacyToolsCall() {
   const context = legacyContext();
   expectResult(await server.handle(legacyInitialize(), context), 'initialize');
   await server.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, context);
-  return async (i) => expectResult(await server.handle(legacyGreetCall(i, 'perf'), context), '2025-era tools/call');
+  return {
+    op: async (i) => expectResult(await server.handle(legacyGreetCall(i, 'perf'), context), '2025-era tools/call'),
+    close: () => server.close({ graceMs: 0 }),
+  };
 }
 
 const INPUT_REQUEST = {
@@ -73,13 +84,14 @@ const RESULT = { content: [{ type: 'text', text: 'ok' }] };
 async function storeTransitions() {
   const store = deterministicStore();
   const ops = new TaskOperations(store, { now: fixedNow });
-  return async () => {
+  const op = async () => {
     const task = await ops.create(OWNER, { ttlMs: TTL_MS });
     const asked = await ops.requestInput(OWNER, task.taskId, INPUT_REQUEST);
     await ops.resolveInputs(OWNER, task.taskId, { [asked.key]: ANSWER });
     const done = await ops.complete(OWNER, task.taskId, RESULT);
     if (!done.won) throw new Error(`complete failed: ${JSON.stringify(done)}`);
   };
+  return { op, close: () => store.close() };
 }
 
 /** The measured paths by name, in report order. */

@@ -28,7 +28,7 @@ for (const step of plan) {
   if (setup === undefined) throw new Error(`unknown path ${name}; known: ${Object.keys(PATHS).join(', ')}`);
   const count = Number(countArg);
   const extraEvery = Number(extraArg);
-  const op = await setup();
+  const { op, close } = await setup();
   for (let i = 0; i < warmup; i++) await op(i);
   for (let segment = 0; segment < 2; segment++) {
     // A full collection, then a segment that fits in the young generation: no GC runs inside a segment.
@@ -41,4 +41,6 @@ for (const step of plan) {
     }
     marker();
   }
+  // Stopped before the next path is set up: its timers must not fire inside another path's segments.
+  await close();
 }
