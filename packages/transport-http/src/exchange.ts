@@ -83,7 +83,6 @@ export interface LegacyExchangeOptions {
 export class Exchange implements RequestContext, OpenResponse {
   readonly principal: string | undefined;
   readonly session: PeerSession | undefined;
-  readonly request: RequestContext['request'];
   readonly #sink: ResponseSink;
   readonly #legacy: LegacyExchangeOptions | undefined;
   readonly #sseOptions: ExchangeOptions;
@@ -107,9 +106,25 @@ export class Exchange implements RequestContext, OpenResponse {
     if (legacy !== undefined) {
       // A 2025-era exchange must always learn of a dropped connection: its later messages go to the session instead.
       sink.watchClient?.();
-      const session = legacy.session;
-      this.request = (message, requestOptions) => session.sendRequest(message, requestOptions, this.#deliver);
     }
+  }
+
+  /**
+   * A 2025-era exchange's server-to-client requests, written on this request's own stream while it is open (else
+   * the session's); undefined on a 2026-07-28 exchange. Each read returns a new function bound to this exchange.
+   *
+   * A getter over a prototype method, not a closure kept by the exchange: measured on Node 20, with such a closure
+   * (made in the constructor, or cached on first read) nearly everything a 2025-era request allocated survived the
+   * young-generation collections of the first second, V8's allocation-site pretenuring then placed those objects in
+   * the old generation, and a `tools/call` cost 50–70 µs of server CPU instead of 37–42. Why V8 kept them is not
+   * known; a function bound per read does not have the effect (see the bench README, "Fourth pass").
+   */
+  get request(): RequestContext['request'] {
+    return this.#legacy === undefined ? undefined : this.#sendRequest.bind(this);
+  }
+
+  #sendRequest(message: OutboundRequest, requestOptions?: PeerRequestOptions): Promise<TransportResponse> {
+    return (this.#legacy as LegacyExchangeOptions).session.sendRequest(message, requestOptions, this.#deliver);
   }
 
   /** Created on first use: most requests finish without anyone reading the signal. */

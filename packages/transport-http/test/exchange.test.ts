@@ -56,6 +56,24 @@ describe('Exchange: eras differ on a dropped connection', () => {
     sessions.close();
   });
 
+  it("offers request() only on a 2025-era exchange; detached, it still writes on that request's own stream", async () => {
+    expect(new Exchange(sink(), undefined, options).request).toBeUndefined();
+    const sessions = new HttpSessions();
+    const session = sessions.create(undefined);
+    if (session === undefined) throw new Error('no session');
+    session.commit();
+    const own = sink();
+    const exchange = new Exchange(own, undefined, options, { session, errorsOnOk: true });
+    const request = exchange.request;
+    if (request === undefined) throw new Error('a 2025-era exchange has request()');
+    const pending = request({ method: 'ping' });
+    expect(own.replies).toEqual([{ stream: expect.any(Object) }]);
+    await vi.waitFor(() => expect(own.chunks.join('')).toContain('"method":"ping"'));
+    session.deliverResponse({ jsonrpc: '2.0', id: 1, result: {} });
+    await expect(pending).resolves.toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    sessions.close();
+  });
+
   it('L-S35: a 2025-era error in a live session is written with HTTP 200', () => {
     const session = new HttpSessions().create(undefined);
     if (session === undefined) throw new Error('no session');
