@@ -62,11 +62,14 @@ function readFlag(value: unknown, field: string): boolean {
  */
 export class ListenHub {
   readonly #store: TaskOperations;
+  readonly #maxTaskIds: number;
   readonly #streams = new Set<Stream>();
   readonly #closing = new AbortController();
 
-  constructor(store: TaskOperations) {
+  /** `maxTaskIds`: the most distinct task ids one stream considers (see `McpServerOptions.tasks`). */
+  constructor(store: TaskOperations, maxTaskIds: number) {
     this.#store = store;
+    this.#maxTaskIds = maxTaskIds;
   }
 
   /** Sends `notifications/<kind>/list_changed` to every open stream that asked for it. */
@@ -85,7 +88,8 @@ export class ListenHub {
 
   /**
    * Runs one stream: validates the filter (`-32021` for `taskIds` without the Tasks extension), sends the ack,
-   * then the current state of each acknowledged task and every later change. An acknowledged task that expires
+   * then the current state of each acknowledged task and every later change. Only the first `maxTaskIds` distinct
+   * ids requested are considered; the ack leaves out the rest, which the client then polls. An acknowledged task that expires
    * is dropped from the stream, since no `DetailedTask` exists for it any more; once no acknowledged task and
    * no list or resource subscription remains the stream ends, so the client's next `tasks/get` learns of the
    * expiry (`-32602`). Resolves with the listen result then, or when the request's signal aborts or the hub closes.
@@ -113,7 +117,7 @@ export class ListenHub {
       let tasks: TaskWatch | undefined;
       if (taskIds !== undefined) {
         tasks = new TaskWatch(send, onEmpty);
-        unlisten = await tasks.watch(this.#store, request.owner, taskIds);
+        unlisten = await tasks.watch(this.#store, request.owner, firstDistinct(taskIds, this.#maxTaskIds));
       }
       send('notifications/subscriptions/acknowledged', {
         notifications: tasks === undefined ? filter : { ...filter, taskIds: tasks.acknowledged() },
@@ -134,6 +138,19 @@ export class ListenHub {
   close(): void {
     this.#closing.abort();
   }
+}
+
+/**
+ * The first `limit` distinct values of `values`, in order: a stream holds a routing entry in the store for each id it
+ * considers, so a client cannot make it hold more by sending more.
+ */
+function firstDistinct(values: readonly string[], limit: number): string[] {
+  const distinct = new Set<string>();
+  for (const value of values) {
+    if (distinct.size >= limit) break;
+    distinct.add(value);
+  }
+  return [...distinct];
 }
 
 /** True when a stream asked for list or resource notifications, which never run out. */

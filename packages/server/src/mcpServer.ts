@@ -90,6 +90,13 @@ export interface McpServerOptions {
      * `maxFinishedTasksPerPrincipal` pushes them out). @default 600_000
      */
     readonly keepFinishedMs?: number | null;
+    /**
+     * Most distinct task ids of one `subscriptions/listen` request the server considers: the first this many, in
+     * request order. Its acknowledgement lists those of them the caller owns; ids past the limit are left out like
+     * unknown ones, and the client polls them (the mcp-tasks client puts at most 1,000 on one stream by default).
+     * Bounds what one request can make the server hold. @default 1_000
+     */
+    readonly maxTaskIdsPerListen?: number;
     /** This instance's id in leases and lost-worker errors. @default a random id per server */
     readonly workerId?: string;
   };
@@ -191,7 +198,7 @@ export class McpServer implements ServerEndpoint {
       tools: this.#tools,
       report: this.#report,
     });
-    this.#hub = new ListenHub(this.#tasks.ops);
+    this.#hub = new ListenHub(this.#tasks.ops, Math.max(1, options.tasks?.maxTaskIdsPerListen ?? 1000));
     this.#routes = buildRoutes({
       tools: this.#tools,
       prompts: this.#prompts,

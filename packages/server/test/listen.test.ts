@@ -110,6 +110,42 @@ describe('subscriptions/listen', () => {
     await stream.response;
   });
 
+  it('considers only the first maxTaskIdsPerListen distinct ids; the ack leaves the rest out', async () => {
+    server = fixtureServer({ tasks: { maxTaskIdsPerListen: 2 } });
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const [a, b, c] = [
+      expectCreateTask(await client.call('slow_compute', { seconds: 60 })),
+      expectCreateTask(await client.call('slow_compute', { seconds: 60 })),
+      expectCreateTask(await client.call('slow_compute', { seconds: 60 })),
+    ];
+    // A repeated id counts once: a and b are the first two distinct ids, c is past the limit.
+    const stream = listen({ taskIds: [a, a, b, c] });
+    await until(() => stream.seen.length >= 1);
+    expect(stream.seen[0]?.params?.notifications).toEqual({ taskIds: [a, b] });
+    await client.ok('tasks/cancel', { taskId: c });
+    await client.ok('tasks/cancel', { taskId: b });
+    await until(() => stream.seen.some((n) => n.params?.taskId === b && n.params?.status === 'cancelled'));
+    expect(stream.seen.some((n) => n.params?.taskId === c)).toBe(false);
+    stream.close();
+    await stream.response;
+  });
+
+  it('by default considers 1,000 distinct ids: an owned task listed 1,001st is not acknowledged', async () => {
+    server = fixtureServer();
+    const client = new Loopback(server, { caps: EXT_CAPS });
+    const mine = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const unknown = Array.from({ length: 1000 }, (_, i) => `unknown-${i}`);
+    const stream = listen({ taskIds: [...unknown, mine] });
+    await until(() => stream.seen.length >= 1);
+    expect(stream.seen[0]?.params?.notifications).toEqual({ taskIds: [] });
+    const late = listen({ taskIds: [...unknown.slice(1), mine] }, { id: 901 });
+    await until(() => late.seen.length >= 1);
+    expect(late.seen[0]?.params?.notifications).toEqual({ taskIds: [mine] });
+    stream.close();
+    late.close();
+    await Promise.all([stream.response, late.response]);
+  });
+
   it('S44/S32: when every acknowledged task expired the stream ends, so the client polls and learns -32602', async () => {
     server = fixtureServer({ tasks: { ttlMs: 300 } }); // the tasks must outlive the listen ack on a loaded machine
     const client = new Loopback(server, { caps: EXT_CAPS });
