@@ -33,8 +33,9 @@ export interface HttpClientTransportOptions {
   /** The fetch to use. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
   /**
-   * Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`, and per response to a
-   * server request that could not be delivered. Default `console.warn`.
+   * Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`, per peer handler that
+   * failed (its server request is answered `-32603`), and per response to a server request that could not be
+   * delivered. Default `console.warn`.
    */
   readonly warn?: (message: string) => void;
   /**
@@ -42,6 +43,11 @@ export interface HttpClientTransportOptions {
    * response). Default: 1 s when the server sent no `retry`, doubling per failure up to 30 s, 5 attempts.
    */
   readonly reconnect?: HttpReconnectOptions;
+  /**
+   * Requests from the server (2025-era sessions) the peer handler may be running at once; one more is answered
+   * `-32600` with `data.limit: 'maxServerRequests'`, and one whose id is still running `-32600` too. @default 64
+   */
+  readonly maxServerRequests?: number;
 }
 
 /** The `_meta` of a `tools/list` the transport sends on its own: the envelope of the call that needed it. */
@@ -124,6 +130,7 @@ export class HttpClientTransport implements ClientTransport {
     this.#channel = new HttpChannel(options);
     this.#legacy = new LegacySession(this.#channel, {
       reconnect: options.reconnect,
+      maxServerRequests: options.maxServerRequests,
       warn: (message) => this.#warn(message),
       onToolsChanged: () => this.#toolHeaders.invalidate(),
     });

@@ -9,15 +9,17 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
+import { ClientPeerDispatch } from '@mcp-tasks/transport-kit';
 import type { HttpChannel } from './httpChannel.js';
 import { readJsonReply } from './readJsonReply.js';
 import { type HttpReconnectOptions, ReconnectPolicy } from './reconnectPolicy.js';
-import { ServerRequests } from './serverRequests.js';
 import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
 /** Options of {@link LegacySession}. */
 export interface LegacySessionOptions {
   readonly reconnect?: HttpReconnectOptions | undefined;
+  /** Server requests the peer handler may be running at once (see `HttpClientTransportOptions`). */
+  readonly maxServerRequests?: number | undefined;
   readonly warn: (message: string) => void;
   /** Called on `notifications/tools/list_changed` from any stream. */
   readonly onToolsChanged: () => void;
@@ -44,7 +46,7 @@ async function discard(res: Response): Promise<void> {
 export class LegacySession {
   readonly #channel: HttpChannel;
   readonly #policy: ReconnectPolicy;
-  readonly #peer: ServerRequests;
+  readonly #peer: ClientPeerDispatch;
   readonly #router: SseRouter;
   #id: string | undefined;
   #version: string | undefined;
@@ -55,7 +57,16 @@ export class LegacySession {
   constructor(channel: HttpChannel, options: LegacySessionOptions) {
     this.#channel = channel;
     this.#policy = new ReconnectPolicy(options.reconnect);
-    this.#peer = new ServerRequests((response) => this.#post(response, 'response'), options.warn);
+    this.#peer = new ClientPeerDispatch({
+      send: (response) => this.#post(response, 'response'),
+      maxConcurrent: options.maxServerRequests,
+      onError: (error) => {
+        // Closing the transport while an answer was on its way is not worth a warning.
+        if (error.cause instanceof TransportError && error.cause.code === 'closed') return;
+        const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+        options.warn(`${error.message}${cause}`);
+      },
+    });
     this.#router = new SseRouter(this.#peer, options.onToolsChanged);
   }
 
@@ -70,7 +81,7 @@ export class LegacySession {
   }
 
   setPeerHandler(handler: ClientPeerHandler): void {
-    this.#peer.handler = handler;
+    this.#peer.setHandler(handler);
     this.#listen();
   }
 

@@ -6,9 +6,9 @@ import {
   type TransportRequestId,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
+import type { ClientPeerDispatch } from '@mcp-tasks/transport-kit';
 import { isResponseTo } from './readJsonReply.js';
 import { readSseFrames } from './readSseEvents.js';
-import type { ServerRequests } from './serverRequests.js';
 
 /** The request a stream answers (a POST's stream and its resumptions); the GET stream answers none. */
 export interface StreamScope {
@@ -28,14 +28,14 @@ export interface StreamCursor {
 /**
  * Reads the SSE streams of a 2025-era session and sends each message where it belongs: the response a stream
  * answers back to its reader, a response replayed on another stream to the request waiting for it, server requests
- * to the {@link ServerRequests}, notifications to the request they concern or to the peer handler.
+ * to the {@link ClientPeerDispatch}, notifications to the request they concern or to the peer handler.
  */
 export class SseRouter {
-  readonly #peer: ServerRequests;
+  readonly #peer: ClientPeerDispatch;
   readonly #onToolsChanged: () => void;
   readonly #awaiting = new Map<TransportRequestId, (response: TransportResponse) => void>();
 
-  constructor(peer: ServerRequests, onToolsChanged: () => void) {
+  constructor(peer: ClientPeerDispatch, onToolsChanged: () => void) {
     this.#peer = peer;
     this.#onToolsChanged = onToolsChanged;
   }
@@ -91,13 +91,16 @@ export class SseRouter {
       return;
     }
     if (hasId) {
-      this.#peer.serve(message as unknown as TransportRequest);
+      this.#peer.receiveRequest(message as unknown as TransportRequest);
       return;
     }
     const notification = message as unknown as TransportNotification;
     const params = notification.params;
     if (notification.method === 'notifications/tools/list_changed') this.#onToolsChanged();
-    if (notification.method === 'notifications/cancelled' && this.#peer.cancel(params?.requestId)) return;
+    if (notification.method === 'notifications/cancelled' && isRecord(params)) {
+      const reason = typeof params.reason === 'string' ? params.reason : undefined;
+      if (this.#peer.cancel(params.requestId, reason)) return;
+    }
     const own =
       scope !== undefined &&
       notification.method === 'notifications/progress' &&

@@ -243,6 +243,51 @@ describe('HttpClientTransport 2025-era session (scripted servers)', () => {
     expect(posted.filter((p) => (p as { id?: unknown }).id === 'srv-1')).toEqual([]);
   });
 
+  it('bounds the server requests it runs at once (maxServerRequests) and refuses an id still running', async () => {
+    const posted: Record<string, unknown>[] = [];
+    const { url } = await scripted((_req, res, body) => {
+      if (body?.method === 'initialize') return json(res, initResult(body.id), { 'mcp-session-id': 's' });
+      if (body?.method === 'tools/call') {
+        sse(res);
+        for (const id of ['srv-1', 'srv-1', 'srv-2']) {
+          res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, method: 'roots/list' })}\n\n`);
+        }
+        res.end(`data: ${JSON.stringify(answer)}\n\n`);
+        return;
+      }
+      if (body !== undefined) posted.push(body);
+      res.writeHead(202).end();
+    });
+    const transport = new HttpClientTransport({ url, maxServerRequests: 1 });
+    closers.push(() => transport.close());
+    const running: unknown[] = [];
+    // Parks every server request: only the refusals are answered.
+    transport.setPeerHandler({
+      onRequest: (request) => new Promise(() => running.push(request.id)),
+      onNotification: () => {},
+    });
+    await transport.request(initialize);
+    expect(await transport.request(call)).toEqual(answer);
+    await vi.waitFor(() => expect(posted).toHaveLength(2));
+    expect(running).toEqual(['srv-1']);
+    expect(posted).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 'srv-1',
+        error: { code: -32600, message: 'Invalid Request: a request with this id is still in flight' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 'srv-2',
+        error: {
+          code: -32600,
+          message: 'Invalid Request: too many server requests running (limit 1)',
+          data: { limit: 'maxServerRequests', max: 1 },
+        },
+      },
+    ]);
+  });
+
   it('L-C8: 2026 messages keep their headers and carry no session headers next to a legacy session', async () => {
     const { url, seen } = await scripted((_req, res, body) => {
       if (body?.method === 'initialize') return json(res, initResult(body.id), { 'mcp-session-id': 's' });

@@ -48,9 +48,28 @@ export class ClientPeerDispatch {
     return this.#running.size;
   }
 
+  /** The installed receiver of server-initiated messages, if any. */
+  get handler(): ClientPeerHandler | undefined {
+    return this.#handler;
+  }
+
   /** Installs the receiver of server-initiated messages, replacing any earlier one. */
   setHandler(handler: ClientPeerHandler): void {
     this.#handler = handler;
+  }
+
+  /**
+   * The server cancelled its request `requestId`: aborts the handler's signal with `reason`, and the response is then
+   * not sent. False when no server request with that id is running (the cancellation concerns something else, such
+   * as one of the client's own requests, or came too late).
+   */
+  cancel(requestId: unknown, reason = 'Request cancelled by the server'): boolean {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
+    const controller = this.#running.get(requestId);
+    if (controller === undefined) return false;
+    this.#running.delete(requestId);
+    controller.abort(new DOMException(reason, 'AbortError'));
+    return true;
   }
 
   /** Handles one server request (a message with `method` and `id`). */
@@ -102,14 +121,8 @@ export class ClientPeerDispatch {
   readonly receiveNotification = (notification: TransportNotification): void => {
     const params = notification.params;
     if (notification.method === 'notifications/cancelled' && isRecord(params)) {
-      const id = params.requestId;
-      const controller = typeof id === 'string' || typeof id === 'number' ? this.#running.get(id) : undefined;
-      if (controller !== undefined && (typeof id === 'string' || typeof id === 'number')) {
-        this.#running.delete(id);
-        const reason = typeof params.reason === 'string' ? params.reason : 'Request cancelled by the server';
-        controller.abort(new DOMException(reason, 'AbortError'));
-        return;
-      }
+      const reason = typeof params.reason === 'string' ? params.reason : undefined;
+      if (this.cancel(params.requestId, reason)) return;
     }
     this.#options.onUnroutedNotification?.(notification);
     try {
