@@ -102,7 +102,7 @@ export function createFetchHandler(
   const handler = async (request: Request): Promise<Response> => {
     const header: HeaderLookup = (name) => request.headers.get(name) ?? undefined;
     // An in-process `Request` has no Host header; its URL names the host it was addressed to.
-    const host = request.headers.has('host') ? undefined : hostOf(request.url);
+    const host = header('host') ?? hostOf(request.url);
     const rejected = binding.screen({ method: request.method, header, host });
     if (rejected !== undefined) return toResponse(rejected);
     // Without an `authenticate` hook nothing is awaited here: an async call and its microtask turns per request

@@ -162,6 +162,7 @@ export function createHttpHandler(
     const rejected = binding.screen({
       method: req.method ?? 'GET',
       header,
+      host: header('host'),
       localAddress: req.socket.localAddress,
       duplicateHost: hasDuplicateHeader(req.rawHeaders, 'host'),
     });

@@ -45,8 +45,11 @@ export type AuthenticateRequest<R> = (request: R) => string | null | undefined |
 export interface RequestHead {
   readonly method: string;
   readonly header: HeaderLookup;
-  /** The `Host` of the request, when the front learns it elsewhere than from the header (a fetch `Request` URL). */
-  readonly host?: string | undefined;
+  /**
+   * The request's `Host`: its header, read once by the front, or where the front learns it otherwise (an in-process
+   * fetch `Request` has no header; its URL names the host). Undefined when there is none.
+   */
+  readonly host: string | undefined;
   /** The local address the connection arrived on, when the platform tells (the loopback default needs it). */
   readonly localAddress?: string | undefined;
   /** True when the request carried more than one `Host` header (a front that sees raw headers reports it). */
@@ -134,12 +137,13 @@ export class HttpBinding {
   screen(head: RequestHead): HttpReply | undefined {
     // RFC 9112 section 3.2: a request with more than one Host field line must get 400. Fronts that join repeated
     // headers (fetch) show them as one comma-separated value, which is never a valid Host.
-    if (head.duplicateHost === true || head.header('host')?.includes(',')) return this.#duplicateHost;
+    const host = head.host;
+    if (head.duplicateHost === true || host?.includes(',')) return this.#duplicateHost;
     if (head.method !== 'POST' && !this.#namesSession(head)) return this.#methodNotAllowed;
     const check = this.#originCheck;
     if (check === undefined) return undefined;
     const input = {
-      host: head.header('host') ?? head.host,
+      host,
       origin: head.header('origin'),
       localAddress: head.localAddress,
     };
