@@ -38,8 +38,10 @@ interface Member {
   readonly feeds: Set<ObserverFeed>;
   /** The acknowledged stream this task is live on. */
   liveOn?: Stream | undefined;
-  /** Refused by an acknowledgement, or its stream failed: it polls from now on. */
+  /** Refused by an acknowledgement, or its streams kept failing: it polls from now on. */
   refused: boolean;
+  /** How many streams in a row ended under this task soon after their acknowledgement. */
+  quickEnds: number;
   /** The last pushed state delivered, to drop the repeats a replacing stream opens with. */
   lastSeen?: string | undefined;
 }
@@ -53,6 +55,8 @@ interface Stream {
   readonly live: Set<string>;
   id?: number | undefined;
   acked?: ReadonlySet<string> | undefined;
+  /** When the acknowledgement arrived (the clock's time). */
+  ackedAt?: number | undefined;
   /** An opening request that will replace this stream. */
   replacedBy?: Stream | undefined;
 }
@@ -63,7 +67,10 @@ interface Stream {
  * microtask), later ones wait until no request awaits its acknowledgement and `joinIntervalMs` has passed since the
  * last round, then join together, carrying only their own ids. Leaving sends nothing; a stream whose tasks have all
  * left is closed. Notifications are routed by subscription id and task id. A task missing from an acknowledgement,
- * or whose stream fails or ends, polls for the rest of its drive.
+ * or whose listen request fails before its acknowledgement, polls for the rest of its drive. When a stream ends
+ * after its acknowledgement (the connection dropped, a proxy's idle timeout, a server restart), its tasks poll at
+ * once and join the next round; a task whose streams end within {@link QUICK_END_MS} of their acknowledgement
+ * {@link MAX_QUICK_ENDS} times in a row polls for the rest of its drive instead.
  */
 export class ListenMultiplexer {
   readonly #options: ListenMultiplexerOptions;
@@ -97,7 +104,7 @@ export class ListenMultiplexer {
     });
     const member = this.#members.get(taskId);
     if (member === undefined) {
-      this.#members.set(taskId, { taskId, feeds: new Set([feed]), refused: false });
+      this.#members.set(taskId, { taskId, feeds: new Set([feed]), refused: false, quickEnds: 0 });
       this.#joining.add(taskId);
       this.#schedule();
     } else {
@@ -158,17 +165,20 @@ export class ListenMultiplexer {
     const stream: Stream = { controller: new AbortController(), taskIds, merges, live: new Set() };
     for (const merged of merges) merged.replacedBy = stream;
     this.#opening.add(stream);
-    this.#options
-      .open(
+    let request: Promise<unknown>;
+    try {
+      request = this.#options.open(
         { notifications: { taskIds } },
         (notification) => this.#onNotification(stream, notification),
         (id) => {
           stream.id = id;
         },
         stream.controller.signal,
-      )
-      .catch(() => undefined)
-      .finally(() => this.#onEnd(stream));
+      );
+    } catch (error) {
+      request = Promise.reject(error);
+    }
+    request.catch(() => undefined).finally(() => this.#onEnd(stream));
   }
 
   #onNotification(stream: Stream, notification: TransportNotification): void {
@@ -196,6 +206,7 @@ export class ListenMultiplexer {
     const acked = new Set<string>();
     for (const id of agreed) if (typeof id === 'string' && requested.has(id)) acked.add(id);
     stream.acked = acked;
+    stream.ackedAt = this.#options.clock.now();
     this.#opening.delete(stream);
     this.#serving.add(stream);
     for (const taskId of stream.taskIds) {
@@ -235,10 +246,27 @@ export class ListenMultiplexer {
         for (const feed of member.feeds) feed.live(false);
       }
     }
-    // Ended while serving (transport dropped, server shut down): its tasks poll from now on.
-    this.#serving.delete(stream);
-    this.#dropLive(stream);
+    // Ended while serving (transport dropped, server shut down): its tasks poll at once and listen again.
+    if (this.#serving.delete(stream)) this.#rejoinLive(stream);
     this.#schedule();
+  }
+
+  /**
+   * A stream ended under its live tasks: each polls at once (its feed goes not-live) and joins the next round,
+   * unless its streams keep ending soon after their acknowledgement (a server or proxy that cuts every stream).
+   */
+  #rejoinLive(stream: Stream): void {
+    const quick = this.#options.clock.now() - (stream.ackedAt ?? 0) < QUICK_END_MS;
+    for (const taskId of stream.live) {
+      const member = this.#members.get(taskId);
+      if (member === undefined || member.liveOn !== stream) continue;
+      member.liveOn = undefined;
+      member.quickEnds = quick ? member.quickEnds + 1 : 0;
+      member.refused = member.quickEnds >= MAX_QUICK_ENDS;
+      if (!member.refused) this.#joining.add(taskId);
+      for (const feed of member.feeds) feed.live(false);
+    }
+    stream.live.clear();
   }
 
   #dropLive(stream: Stream): void {
@@ -252,6 +280,12 @@ export class ListenMultiplexer {
     stream.live.clear();
   }
 }
+
+/** A stream that ends sooner than this after its acknowledgement counts as ended at once. */
+export const QUICK_END_MS = 1000;
+
+/** Streams in a row that may end at once under a task before it stops listening and only polls. */
+export const MAX_QUICK_ENDS = 3;
 
 /** What tells two pushed states of one task apart, cheaply, before the full schema check. */
 function stateKey(params: TransportNotification['params']): string {

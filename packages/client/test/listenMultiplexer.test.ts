@@ -1,7 +1,7 @@
 import { type DetailedTask, META, type TransportNotification } from '@mcp-tasks/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../src/clock.js';
-import { ListenMultiplexer, listenMultiplexer } from '../src/listenMultiplexer.js';
+import { ListenMultiplexer, listenMultiplexer, MAX_QUICK_ENDS, QUICK_END_MS } from '../src/listenMultiplexer.js';
 
 /** One listen request the multiplexer opened, settled by the test. */
 interface Opened {
@@ -253,7 +253,7 @@ describe('ListenMultiplexer', () => {
     expect(server.opened).toHaveLength(1);
   });
 
-  it('polls at once when a live stream ends, then on the usual schedule', async () => {
+  it('polls at once when a live stream ends, then listens again in the next round', async () => {
     const { server, polls, observe } = setUp();
     const a = observe('a');
     await settle();
@@ -265,7 +265,41 @@ describe('ListenMultiplexer', () => {
     await settle();
     await expect(waiting).resolves.toMatchObject({ taskId: 'a' });
     expect(polls).toEqual(['a']);
-    expect(server.opened).toHaveLength(1);
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['a']]);
+    server.opened[1]!.ack();
+    server.opened[1]!.state('a', 'completed');
+    await expect(a.next()).resolves.toMatchObject({ taskId: 'a', status: 'completed' });
+    expect(polls).toEqual(['a']);
+  });
+
+  it(`stops listening again once ${MAX_QUICK_ENDS} streams in a row end within ${QUICK_END_MS} ms of their ack`, async () => {
+    const { server, observe } = setUp();
+    observe('a');
+    await settle();
+    // A stream that served for a while before it ended does not count.
+    server.opened[0]!.ack();
+    await vi.advanceTimersByTimeAsync(QUICK_END_MS);
+    server.opened[0]!.end();
+    await settle();
+    for (let i = 1; i <= MAX_QUICK_ENDS; i++) {
+      server.opened[i]!.ack();
+      server.opened[i]!.end();
+      await settle();
+    }
+    expect(server.opened).toHaveLength(MAX_QUICK_ENDS + 1);
+    expect(server.opened.every((o) => o.taskIds.join() === 'a')).toBe(true);
+  });
+
+  it('a stream that fails after its ack (the connection dropped) is listened to again as well', async () => {
+    const { server, observe } = setUp();
+    observe('a');
+    observe('b');
+    await settle();
+    server.opened[0]!.ack(['a']);
+    server.opened[0]!.fail();
+    await settle();
+    // b was refused by the ack: only a asks again.
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a', 'b'], ['a']]);
   });
 
   it('waits joinIntervalMs between two rounds of listen requests', async () => {
