@@ -40,8 +40,15 @@ interface Member {
   liveOn?: Stream | undefined;
   /** Refused by an acknowledgement, or its streams kept failing: it polls from now on. */
   refused: boolean;
-  /** How many streams in a row ended under this task soon after their acknowledgement. */
+  /**
+   * How many streams in a row ended under this task soon after their acknowledgement, or failed before it while
+   * the task was listening again.
+   */
   quickEnds: number;
+  /** It was live on an acknowledged stream once: a later listen request that fails may be the server restarting. */
+  wasLive: boolean;
+  /** It listens again after its next successful poll (its listen request failed; the server may be back by then). */
+  relisten: boolean;
   /** The last pushed state delivered, to drop the repeats a replacing stream opens with. */
   lastSeen?: string | undefined;
 }
@@ -67,10 +74,11 @@ interface Stream {
  * microtask), later ones wait until no request awaits its acknowledgement and `joinIntervalMs` has passed since the
  * last round, then join together, carrying only their own ids. Leaving sends nothing; a stream whose tasks have all
  * left is closed. Notifications are routed by subscription id and task id. A task missing from an acknowledgement,
- * or whose listen request fails before its acknowledgement, polls for the rest of its drive. When a stream ends
- * after its acknowledgement (the connection dropped, a proxy's idle timeout, a server restart), its tasks poll at
- * once and join the next round; a task whose streams end within {@link QUICK_END_MS} of their acknowledgement
- * {@link MAX_QUICK_ENDS} times in a row polls for the rest of its drive instead.
+ * or whose first listen request fails before its acknowledgement, polls for the rest of its drive. When a stream
+ * ends after its acknowledgement (the connection dropped, a proxy's idle timeout, a server restart), its tasks poll
+ * at once and join the next round; if that request fails too (the server is still down), each listens again after
+ * its next successful poll. A task whose streams end within {@link QUICK_END_MS} of their acknowledgement, or whose
+ * listen requests fail this way, {@link MAX_QUICK_ENDS} times in a row polls for the rest of its drive instead.
  */
 export class ListenMultiplexer {
   readonly #options: ListenMultiplexerOptions;
@@ -94,7 +102,11 @@ export class ListenMultiplexer {
   /** An observer of `taskId` fed by the shared streams; its `close()` leaves it. */
   observe(taskId: string, poll: (signal: AbortSignal) => Promise<DetailedTask>, safetyPollMs: number): TaskObserver {
     const { observer, feed } = queuedObserver({
-      poll,
+      poll: (signal) =>
+        poll(signal).then((task) => {
+          this.#polled(taskId);
+          return task;
+        }),
       clock: this.#options.clock,
       safetyPollMs,
       onClose: () => this.#leave(taskId, feed),
@@ -104,7 +116,14 @@ export class ListenMultiplexer {
     });
     const member = this.#members.get(taskId);
     if (member === undefined) {
-      this.#members.set(taskId, { taskId, feeds: new Set([feed]), refused: false, quickEnds: 0 });
+      this.#members.set(taskId, {
+        taskId,
+        feeds: new Set([feed]),
+        refused: false,
+        quickEnds: 0,
+        wasLive: false,
+        relisten: false,
+      });
       this.#joining.add(taskId);
       this.#schedule();
     } else {
@@ -112,6 +131,15 @@ export class ListenMultiplexer {
       if (member.liveOn !== undefined) feed.live(true);
     }
     return observer;
+  }
+
+  /** A poll of `taskId` succeeded: the server answers again, so a task waiting to listen again joins the next round. */
+  #polled(taskId: string): void {
+    const member = this.#members.get(taskId);
+    if (member === undefined || !member.relisten || member.refused || member.liveOn !== undefined) return;
+    member.relisten = false;
+    this.#joining.add(taskId);
+    this.#schedule();
   }
 
   #leave(taskId: string, feed: ObserverFeed): void {
@@ -216,6 +244,7 @@ export class ListenMultiplexer {
       const live = acked.has(taskId);
       member.refused = !live;
       member.liveOn = live ? stream : undefined;
+      if (live) member.wasLive = true;
       if (live) stream.live.add(taskId);
       for (const feed of member.feeds) feed.live(live);
     }
@@ -235,14 +264,17 @@ export class ListenMultiplexer {
 
   #onEnd(stream: Stream): void {
     if (this.#opening.delete(stream)) {
-      // Failed before its ack: the tasks that were joining poll from now on; the streams it would have replaced
-      // keep serving and may be folded into a later request.
+      // Failed before its ack: the tasks that were joining poll; one that listened before (the server may be
+      // restarting) listens again after its next successful poll, the others poll from now on. The streams it
+      // would have replaced keep serving and may be folded into a later request.
       for (const merged of stream.merges) if (merged.replacedBy === stream) merged.replacedBy = undefined;
       stream.merges = [];
       for (const taskId of stream.taskIds) {
         const member = this.#members.get(taskId);
         if (member === undefined || member.refused || member.liveOn !== undefined) continue;
-        member.refused = true;
+        if (member.wasLive) member.quickEnds++;
+        if (member.wasLive && member.quickEnds < MAX_QUICK_ENDS) member.relisten = true;
+        else member.refused = true;
         for (const feed of member.feeds) feed.live(false);
       }
     }
@@ -284,7 +316,7 @@ export class ListenMultiplexer {
 /** A stream that ends sooner than this after its acknowledgement counts as ended at once. */
 export const QUICK_END_MS = 1000;
 
-/** Streams in a row that may end at once under a task before it stops listening and only polls. */
+/** Streams in a row that may end at once (or fail, listening again) under a task before it only polls. */
 export const MAX_QUICK_ENDS = 3;
 
 /** What tells two pushed states of one task apart, cheaply, before the full schema check. */

@@ -290,6 +290,37 @@ describe('ListenMultiplexer', () => {
     expect(server.opened.every((o) => o.taskIds.join() === 'a')).toBe(true);
   });
 
+  it('when listening again fails (the server restarts), listens again after the next successful poll', async () => {
+    const { server, polls, observe } = setUp();
+    const a = observe('a');
+    await settle();
+    server.opened[0]!.ack();
+    await vi.advanceTimersByTimeAsync(QUICK_END_MS);
+    server.opened[0]!.fail(); // the connection dropped
+    await settle();
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['a']]);
+    /** The listen request `index` fails (the server is not back yet); then the task's next poll succeeds. */
+    const failThenPoll = async (index: number) => {
+      server.opened[index]!.fail();
+      await settle();
+      const polled = a.next();
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      await expect(polled).resolves.toMatchObject({ taskId: 'a' });
+      await settle();
+    };
+    server.opened[1]!.fail();
+    await settle();
+    // No new request until a poll gets through.
+    expect(server.opened).toHaveLength(2);
+    await failThenPoll(1);
+    expect(polls).toEqual(['a']);
+    expect(server.opened.map((o) => o.taskIds)).toEqual([['a'], ['a'], ['a']]);
+    // Each failed attempt counts: after MAX_QUICK_ENDS of them in a row the task only polls.
+    for (let attempt = 2; attempt <= MAX_QUICK_ENDS; attempt++) await failThenPoll(attempt);
+    expect(server.opened).toHaveLength(MAX_QUICK_ENDS + 1);
+    expect(polls).toHaveLength(MAX_QUICK_ENDS);
+  });
+
   it('a stream that fails after its ack (the connection dropped) is listened to again as well', async () => {
     const { server, observe } = setUp();
     observe('a');
