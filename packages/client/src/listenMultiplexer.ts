@@ -259,7 +259,7 @@ export class ListenMultiplexer {
     this.#serving.delete(stream);
     this.#opening.delete(stream);
     stream.controller.abort();
-    this.#dropLive(stream);
+    this.#releaseLive(stream, false);
   }
 
   #onEnd(stream: Stream): void {
@@ -279,34 +279,24 @@ export class ListenMultiplexer {
       }
     }
     // Ended while serving (transport dropped, server shut down): its tasks poll at once and listen again.
-    if (this.#serving.delete(stream)) this.#rejoinLive(stream);
+    if (this.#serving.delete(stream)) this.#releaseLive(stream, true);
     this.#schedule();
   }
 
   /**
-   * A stream ended under its live tasks: each polls at once (its feed goes not-live) and joins the next round,
-   * unless its streams keep ending soon after their acknowledgement (a server or proxy that cuts every stream).
+   * The tasks live on `stream` leave it, and each polls at once (its feed goes not-live). With `rejoin` (the stream
+   * ended under them) each joins the next round, unless its streams keep ending soon after their acknowledgement (a
+   * server or proxy that cuts every stream); without it (the client closed the stream) they poll from now on.
    */
-  #rejoinLive(stream: Stream): void {
+  #releaseLive(stream: Stream, rejoin: boolean): void {
     const quick = this.#options.clock.now() - (stream.ackedAt ?? 0) < QUICK_END_MS;
     for (const taskId of stream.live) {
       const member = this.#members.get(taskId);
       if (member === undefined || member.liveOn !== stream) continue;
       member.liveOn = undefined;
-      member.quickEnds = quick ? member.quickEnds + 1 : 0;
-      member.refused = member.quickEnds >= MAX_QUICK_ENDS;
+      if (rejoin) member.quickEnds = quick ? member.quickEnds + 1 : 0;
+      member.refused = !rejoin || member.quickEnds >= MAX_QUICK_ENDS;
       if (!member.refused) this.#joining.add(taskId);
-      for (const feed of member.feeds) feed.live(false);
-    }
-    stream.live.clear();
-  }
-
-  #dropLive(stream: Stream): void {
-    for (const taskId of stream.live) {
-      const member = this.#members.get(taskId);
-      if (member === undefined || member.liveOn !== stream) continue;
-      member.refused = true;
-      member.liveOn = undefined;
       for (const feed of member.feeds) feed.live(false);
     }
     stream.live.clear();

@@ -117,7 +117,7 @@ export class ListenHub {
       let tasks: TaskWatch | undefined;
       if (taskIds !== undefined) {
         tasks = new TaskWatch(send, onEmpty);
-        unlisten = await tasks.watch(this.#store, request.owner, firstDistinct(taskIds, this.#maxTaskIds));
+        unlisten = await tasks.watch(this.#store, request.owner, taskIds, this.#maxTaskIds);
       }
       send('notifications/subscriptions/acknowledged', {
         notifications: tasks === undefined ? filter : { ...filter, taskIds: tasks.acknowledged() },
@@ -138,19 +138,6 @@ export class ListenHub {
   close(): void {
     this.#closing.abort();
   }
-}
-
-/**
- * The first `limit` distinct values of `values`, in order: a stream holds a routing entry in the store for each id it
- * considers, so a client cannot make it hold more by sending more.
- */
-function firstDistinct(values: readonly string[], limit: number): string[] {
-  const distinct = new Set<string>();
-  for (const value of values) {
-    if (distinct.size >= limit) break;
-    distinct.add(value);
-  }
-  return [...distinct];
 }
 
 /** True when a stream asked for list or resource notifications, which never run out. */

@@ -27,12 +27,17 @@ export class TaskWatch {
   }
 
   /**
-   * Listens to `taskIds` (duplicates removed) and reads each one's current record; tasks that do not exist or that
-   * another owner holds are left out. Resolves with the function that stops listening.
+   * Listens to the first `maxTaskIds` distinct ids of `taskIds` and reads each one's current record; tasks that do
+   * not exist or that another owner holds are left out. Resolves with the function that stops listening.
    */
-  async watch(ops: TaskOperations, owner: string, taskIds: readonly string[]): Promise<Unsubscribe> {
+  async watch(
+    ops: TaskOperations,
+    owner: string,
+    taskIds: readonly string[],
+    maxTaskIds: number,
+  ): Promise<Unsubscribe> {
     await ops.ready();
-    const unique = [...new Set(taskIds)];
+    const unique = firstDistinct(taskIds, maxTaskIds);
     // One listener for all the stream's tasks, registered before the reads, so no change between is missed.
     const unlisten = ops.listenMany(owner, unique, (event) => this.#onEvent(event));
     try {
@@ -92,4 +97,17 @@ export class TaskWatch {
     if (!this.#watched.delete(taskId)) return;
     if (this.#watched.size === 0) this.#onEmpty?.();
   }
+}
+
+/**
+ * The first `limit` distinct values of `values`, in order: a stream holds a routing entry in the store for each id it
+ * considers, so a client cannot make it hold more by sending more.
+ */
+function firstDistinct(values: readonly string[], limit: number): string[] {
+  const distinct = new Set<string>();
+  for (const value of values) {
+    if (distinct.size >= limit) break;
+    distinct.add(value);
+  }
+  return [...distinct];
 }

@@ -97,10 +97,7 @@ export class SseRouter {
     const notification = message as unknown as TransportNotification;
     const params = notification.params;
     if (notification.method === 'notifications/tools/list_changed') this.#onToolsChanged();
-    if (notification.method === 'notifications/cancelled' && isRecord(params)) {
-      const reason = typeof params.reason === 'string' ? params.reason : undefined;
-      if (this.#peer.cancel(params.requestId, reason)) return;
-    }
+    if (this.#peer.takeCancellation(notification)) return;
     const own =
       scope !== undefined &&
       notification.method === 'notifications/progress' &&

@@ -59,15 +59,20 @@ export class ClientPeerDispatch {
   }
 
   /**
-   * The server cancelled its request `requestId`: aborts the handler's signal with `reason`, and the response is then
-   * not sent. False when no server request with that id is running (the cancellation concerns something else, such
-   * as one of the client's own requests, or came too late).
+   * Takes the server's `notifications/cancelled` naming one of its running requests: aborts the handler's signal
+   * with the notification's `reason`, and the response is then not sent. False for any other notification, or a
+   * cancellation naming no running server request (one of the client's own requests, or one that came too late),
+   * which the caller routes on.
    */
-  cancel(requestId: unknown, reason = 'Request cancelled by the server'): boolean {
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
-    const controller = this.#running.get(requestId);
+  takeCancellation(notification: TransportNotification): boolean {
+    const params = notification.params;
+    if (notification.method !== 'notifications/cancelled' || !isRecord(params)) return false;
+    const id = params.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return false;
+    const controller = this.#running.get(id);
     if (controller === undefined) return false;
-    this.#running.delete(requestId);
+    this.#running.delete(id);
+    const reason = typeof params.reason === 'string' ? params.reason : 'Request cancelled by the server';
     controller.abort(new DOMException(reason, 'AbortError'));
     return true;
   }
@@ -119,11 +124,7 @@ export class ClientPeerDispatch {
 
   /** Handles one notification that belongs to none of the client's pending requests. */
   readonly receiveNotification = (notification: TransportNotification): void => {
-    const params = notification.params;
-    if (notification.method === 'notifications/cancelled' && isRecord(params)) {
-      const reason = typeof params.reason === 'string' ? params.reason : undefined;
-      if (this.cancel(params.requestId, reason)) return;
-    }
+    if (this.takeCancellation(notification)) return;
     this.#options.onUnroutedNotification?.(notification);
     try {
       this.#handler?.onNotification(notification);

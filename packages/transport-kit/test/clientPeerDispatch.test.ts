@@ -101,22 +101,30 @@ describe('ClientPeerDispatch', () => {
     expect(unrouted).toEqual([]);
   });
 
-  it('cancel() aborts a running server request (true) and says false for an id that is not running', () => {
+  it('takeCancellation() aborts a running server request (true) and says false for anything else', () => {
     const { dispatch } = setup();
     const { handler, parked } = parkingHandler();
     expect(dispatch.handler).toBeUndefined();
     dispatch.setHandler(handler);
     expect(dispatch.handler).toBe(handler);
     dispatch.receiveRequest(serverRequest(7));
-    expect(dispatch.cancel('7')).toBe(false);
-    expect(dispatch.cancel(undefined)).toBe(false);
-    expect(dispatch.cancel(7)).toBe(true);
+    const cancelled = (requestId: unknown): TransportNotification => ({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId },
+    });
+    expect(
+      dispatch.takeCancellation({ jsonrpc: '2.0', method: 'notifications/progress', params: { requestId: 7 } }),
+    ).toBe(false);
+    expect(dispatch.takeCancellation(cancelled('7'))).toBe(false);
+    expect(dispatch.takeCancellation(cancelled(undefined))).toBe(false);
+    expect(dispatch.takeCancellation(cancelled(7))).toBe(true);
     expect(parked.get(7)?.signal.reason).toMatchObject({
       name: 'AbortError',
       message: 'Request cancelled by the server',
     });
     expect(dispatch.inFlight).toBe(0);
-    expect(dispatch.cancel(7)).toBe(false);
+    expect(dispatch.takeCancellation(cancelled(7))).toBe(false);
   });
 
   it('passes other notifications (and cancellations naming nothing running) to onNotification and the observer', () => {

@@ -54,25 +54,20 @@ describe('benchmark servers', () => {
     assert.equal(greeting.result.content[0].text, 'Hello, bench!');
   });
 
-  it('the fetch echo on @hono/node-server answers with the given result and the request id', async () => {
-    const echo = await start('fetchEcho', { env: { BENCH_ECHO_RESULT: JSON.stringify({ status: 'working' }) } });
-    const message = tasksGet('t', 9);
-    assert.deepEqual(await postJson(echo.info.url, message, httpHeaders(message)), {
-      jsonrpc: '2.0',
-      id: 9,
-      result: { status: 'working' },
+  for (const [name, label, id] of [
+    ['fetchEcho', 'the fetch echo on @hono/node-server', 9],
+    ['rawHttpEcho', 'the raw HTTP echo', 7],
+  ]) {
+    it(`${label} answers with the given result and the request id`, async () => {
+      const echo = await start(name, { env: { BENCH_ECHO_RESULT: JSON.stringify({ status: 'working' }) } });
+      const message = tasksGet('t', id);
+      assert.deepEqual(await postJson(echo.info.url, message, httpHeaders(message)), {
+        jsonrpc: '2.0',
+        id,
+        result: { status: 'working' },
+      });
     });
-  });
-
-  it('the raw HTTP echo answers with the given result and the request id', async () => {
-    const echo = await start('rawHttpEcho', { env: { BENCH_ECHO_RESULT: JSON.stringify({ status: 'working' }) } });
-    const message = tasksGet('t', 7);
-    assert.deepEqual(await postJson(echo.info.url, message, httpHeaders(message)), {
-      jsonrpc: '2.0',
-      id: 7,
-      result: { status: 'working' },
-    });
-  });
+  }
 
   it('the closed loop matches every stdio reply to its request', async () => {
     const ours = await start('oursStdio', { pipe: true });
