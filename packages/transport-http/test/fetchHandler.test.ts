@@ -67,6 +67,25 @@ describe('createFetchHandler: exchanges', () => {
     expect(touched).toEqual([]);
   });
 
+  it('reads each header of a 2026-07-28 request at most once', async () => {
+    // A lookup through a Node adapter's lazy headers costs about as much as the runtime's whole tasks/get.
+    const { handler } = setup();
+    const call = rpc(21, 'tools/call', { name: 'greet', arguments: { who: 'x' } });
+    const request = post(call, mcpHeaders('tools/call', { 'mcp-name': 'greet' }));
+    const lookups: string[] = [];
+    const get = request.headers.get.bind(request.headers);
+    Object.defineProperty(request.headers, 'get', {
+      value: (name: string) => {
+        lookups.push(name.toLowerCase());
+        return get(name);
+      },
+    });
+    const res = await handler(request);
+    expect(await res.json()).toMatchObject({ id: 21, result: { echo: { name: 'greet' } } });
+    expect(lookups).toContain('mcp-protocol-version');
+    expect(lookups.length).toBe(new Set(lookups).size);
+  });
+
   it('answers tasks/get whose Mcp-Name matches the taskId, and rejects one that does not (-32020, 400)', async () => {
     const { handler, recorded } = setup();
     const get = rpc(2, 'tasks/get', { taskId: 'task-1' });

@@ -5,12 +5,14 @@ const SERVERS = new URL('../servers/', import.meta.url);
 
 /**
  * Starts `servers/<name>.js` in its own process and resolves once it reported ready. `stdio: 'pipe'` gives the
- * caller the child's stdin/stdout (stdio transports); otherwise they are ignored and stderr is inherited.
+ * caller the child's stdin/stdout (stdio transports); otherwise they are ignored and stderr is inherited. `execPath`
+ * runs another program with `execArgv` before the script (`valgrind … node`, whose child keeps the IPC channel).
  */
-export function startServer(name, { env = {}, pipe = false, execArgv = [] } = {}) {
+export function startServer(name, { env = {}, pipe = false, execArgv = [], execPath = process.execPath } = {}) {
   const child = fork(fileURLToPath(new URL(`${name}.js`, SERVERS)), [], {
     env: { ...process.env, ...env },
     execArgv,
+    execPath,
     stdio: pipe ? ['pipe', 'pipe', 'inherit', 'ipc'] : ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -1,18 +1,19 @@
 import autocannon from 'autocannon';
 
 /**
- * Drives `url` with autocannon for `seconds` at `connections`, POSTing the same JSON-RPC `message` each time.
- * Returns requests/s, latency percentiles (ms) and error counts; throws when any response was not 2xx (a
- * benchmark of error pages would be worthless).
+ * Drives `url` with autocannon for `seconds` (or for `amount` requests) at `connections`, POSTing the same JSON-RPC
+ * `message` each time. Returns requests/s, latency percentiles (ms) and error counts; throws when any response was
+ * not 2xx (a benchmark of error pages would be worthless).
  */
-export async function httpLoad({ url, message, headers, connections, seconds }) {
+export async function httpLoad({ url, message, headers, connections, seconds, amount }) {
   const result = await autocannon({
     url,
     method: 'POST',
     headers,
     body: JSON.stringify(message),
     connections,
-    duration: seconds,
+    // A fixed number of requests (`amount`) instead of a duration, when given.
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     pipelining: 1,
   });
   const bad = result.non2xx + result.errors + result.timeouts;
