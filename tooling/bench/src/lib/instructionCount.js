@@ -12,8 +12,8 @@ import { httpHeaders, tasksGet } from './messages.js';
  * thread's instructions per request.
  *
  * Why one connection: with ten, how many requests one event-loop turn serves varies from run to run, and so did the
- * count (by up to 4 %); with one, two runs agreed within 0.1 %. Why the main thread only: the other threads are V8's
- * compiler and GC helpers and libuv's pool, whose counts under valgrind's serialized scheduling swing by half.
+ * count (by up to 4 %); with one, repeated counts agree within 0.8 %. Why the main thread only: the other threads are
+ * V8's compiler and GC helpers and libuv's pool, whose counts under valgrind's serialized scheduling swing by half.
  */
 export async function countInstructions(name, { env = {}, warmup, requests }) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-instructions-'));
