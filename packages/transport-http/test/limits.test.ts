@@ -133,6 +133,26 @@ describe('Streamable HTTP limits (node front)', () => {
     expect(client.text()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('drops a body whose client leaves half-way: the runtime never sees it, and the server goes on', async () => {
+    // The body reader listens for `close` only; node emits `error` on a request only to listeners it has.
+    const runtime = fakeRuntime();
+    const handle = await listen(runtime.handler);
+    cleanup.push(() => handle.close());
+    const client = await rawSocket(handle.url);
+    client.socket.write(
+      `${head(handle.url, 'Mcp-Method: tools/list\r\nMCP-Protocol-Version: 2026-07-28\r\n')}Content-Length: 1000\r\n\r\n{"jsonrpc"`,
+    );
+    client.socket.destroy();
+    await client.closed;
+    const res = await fetch(handle.url, {
+      method: 'POST',
+      headers: mcpHeaders('tools/list'),
+      body: JSON.stringify(rpc(2, 'tools/list')),
+    });
+    expect(res.status).toBe(200);
+    expect(runtime.recorded.contexts).toHaveLength(1);
+  });
+
   it('closes an idle keep-alive connection after keepAliveTimeoutMs', async () => {
     const { url } = await start({ limits: { keepAliveTimeoutMs: 100 } });
     const client = await rawSocket(url);

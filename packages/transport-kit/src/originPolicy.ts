@@ -79,8 +79,21 @@ export function hasDuplicateHeader(rawHeaders: readonly string[], name: string):
   let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const field = rawHeaders[i];
-    // Runs on every HTTP request: the length test skips lowercasing (a new string) of every other field.
-    if (field?.length === name.length && field.toLowerCase() === name && ++seen > 1) return true;
+    if (field !== undefined && equalsIgnoringAsciiCase(field, name) && ++seen > 1) return true;
   }
   return false;
+}
+
+/**
+ * `field` equals `lowerName` (lower case) once its ASCII capitals are lowered. Compared in place: this runs for every
+ * HTTP request, and `toLowerCase` made a new string of each field of the same length (`Host` on every request).
+ * Header names are ASCII tokens (node's parser refuses others), so ASCII folding is all `toLowerCase` did for them.
+ */
+function equalsIgnoringAsciiCase(field: string, lowerName: string): boolean {
+  if (field.length !== lowerName.length) return false;
+  for (let i = 0; i < field.length; i++) {
+    const code = field.charCodeAt(i);
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== lowerName.charCodeAt(i)) return false;
+  }
+  return true;
 }
