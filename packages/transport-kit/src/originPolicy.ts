@@ -72,8 +72,9 @@ function hostName(host: string): string {
 }
 
 /**
- * True when `rawHeaders` (name/value pairs, as node's `IncomingMessage.rawHeaders`) carry `name` more than once.
- * Node keeps only the first of repeated `Host` headers in `headers`, so a duplicate is visible only here.
+ * True when `rawHeaders` (name/value pairs, as node's `IncomingMessage.rawHeaders`) carry `name` (given in lower case;
+ * matched whatever the case of the fields) more than once. Node keeps only the first of repeated `Host` headers in
+ * `headers`, so a duplicate is visible only here.
  */
 export function hasDuplicateHeader(rawHeaders: readonly string[], name: string): boolean {
   let seen = 0;
