@@ -14,6 +14,8 @@ import { httpHeaders, tasksGet } from './messages.js';
  * Why one connection: with ten, how many requests one event-loop turn serves varies from run to run, and so did the
  * count (by up to 4 %); with one, repeated counts agree within 0.8 %. Why the main thread only: the other threads are
  * V8's compiler and GC helpers and libuv's pool, whose counts under valgrind's serialized scheduling swing by half.
+ * Not a steady state: later segments of the same process count fewer instructions per request (for ours and the
+ * echo alike, see the bench README), so compare servers counted with the same `warmup` and `requests`.
  */
 export async function countInstructions(name, { env = {}, warmup, requests }) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-instructions-'));
