@@ -50,10 +50,15 @@ const ctx = {
   // shared 2-core machine more short runs give a steadier median than fewer long ones.
   reps: Number(values.reps ?? (quick ? 1 : 5)),
   seconds: Number(values.seconds ?? (quick ? 0.5 : 2)),
+  // Warm-up runs of `warmSeconds` until a side stops getting faster, at most `maxWarmUps` (lib/pairedRuns.js).
   warmSeconds: quick ? 0.2 : 1,
+  maxWarmUps: quick ? 1 : 10,
   progress: (row) => {
     const ratio = row.ratio ? ` ratio ${row.ratio.median.toFixed(2)}` : '';
-    process.stderr.write(`  ${row.case} ${row.variant}: ours ${row.ours.median.toFixed(1)}${ratio}\n`);
+    const warm = row.warmUpRuns
+      ? ` (warm-up runs: ours ${row.warmUpRuns.ours}, baseline ${row.warmUpRuns.baseline})`
+      : '';
+    process.stderr.write(`  ${row.case} ${row.variant}: ours ${row.ours.median.toFixed(1)}${ratio}${warm}\n`);
   },
 };
 const selected = values.only ? values.only.split(',') : Object.keys(CASES);
@@ -101,7 +106,8 @@ process.stdout.write(
   `${markdown}\n\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverage.join(
     ' ',
   )} at start, ${m.loadAverageAtEnd.join(' ')} at end; ${report.durationSeconds} s; ${command}\n` +
-    `median (min–max) of ${ctx.reps} runs of ${ctx.seconds} s each; results in ${file.pathname}\n`,
+    `median (min–max) of ${ctx.reps} runs of ${ctx.seconds} s each, after warming each side up in ${ctx.warmSeconds} s ` +
+    `runs until it stopped getting faster (at most ${ctx.maxWarmUps}); results in ${file.pathname}\n`,
 );
 // --quick proves the harness works (CI, no thresholds); a case that crashed is a failure either way.
 process.exitCode = failures.length > 0 ? 1 : 0;

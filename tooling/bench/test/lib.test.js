@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestTemplate } from '../src/clients/closedLoop.js';
 import { httpHeaders, tasksGet } from '../src/lib/messages.js';
+import { warmUpUntilSteady } from '../src/lib/pairedRuns.js';
 import { goalMet, markdownTable } from '../src/lib/report.js';
 import { formatRate, percentile, summarize } from '../src/lib/stats.js';
 
@@ -76,5 +77,29 @@ describe('messages', () => {
     assert.equal(headers['mcp-method'], 'tasks/get');
     assert.equal(headers['mcp-name'], 'abc');
     assert.equal(headers['mcp-protocol-version'], '2026-07-28');
+  });
+});
+
+describe('warmUpUntilSteady', () => {
+  const runner = (rates) => {
+    const calls = [];
+    const warmUp = async (side) => {
+      calls.push(side);
+      return rates[calls.length - 1];
+    };
+    return { calls, warmUp };
+  };
+
+  it('stops once two runs in a row are no more than 3 % faster than the best before them', async () => {
+    // 22k, then 21k (a dip is not progress), 25k and 29k reset the count, 29.5k and 28k are flat.
+    const { calls, warmUp } = runner([22_000, 21_000, 25_000, 29_000, 29_500, 28_000, 40_000]);
+    assert.equal(await warmUpUntilSteady(warmUp, 'ours', 10), 6);
+    assert.deepEqual(new Set(calls), new Set(['ours']));
+  });
+
+  it('runs at least three times and at most maxRuns', async () => {
+    assert.equal(await warmUpUntilSteady(runner([5, 5, 5, 5]).warmUp, 'ours', 10), 3);
+    assert.equal(await warmUpUntilSteady(runner([1, 2, 4, 8, 16, 32]).warmUp, 'ours', 4), 4);
+    assert.equal(await warmUpUntilSteady(runner([1]).warmUp, 'ours', 1), 1);
   });
 });

@@ -41,7 +41,8 @@ async function httpPair(ctx, spec) {
       };
       const result = await pairedRuns({
         reps: ctx.reps,
-        warmUp: (side) => load(side, ctx.warmSeconds),
+        warmUp: async (side) => (await load(side, ctx.warmSeconds)).rps,
+        maxWarmUps: ctx.maxWarmUps,
         measure: async (side) => {
           const server = sides[side].server;
           const before = await server.stats();

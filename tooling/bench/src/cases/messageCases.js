@@ -47,7 +47,8 @@ async function messagePair(ctx, spec) {
       try {
         const result = await pairedRuns({
           reps: ctx.reps,
-          warmUp: (side) => drive(side, ctx.warmSeconds),
+          warmUp: async (side) => (await drive(side, ctx.warmSeconds)).rate,
+          maxWarmUps: ctx.maxWarmUps,
           measure: async (side) => {
             const before = await servers[side].stats();
             const run = await drive(side, ctx.seconds);

@@ -96,7 +96,8 @@ function twoAgainstOne(ctx, { servers, message, headers, connections, dbPid }) {
   const pids = { baseline: [servers[0].pid], ours: servers.map((server) => server.pid) };
   return pairedRuns({
     reps: ctx.reps,
-    warmUp: (side) => load(urls[side], ctx.warmSeconds),
+    warmUp: async (side) => (await load(urls[side], ctx.warmSeconds)).rps,
+    maxWarmUps: ctx.maxWarmUps,
     measure: async (side) => {
       const before = cpuNow(pids[side], dbPid);
       const started = performance.now();

@@ -79,7 +79,8 @@ export async function postgresStoreOps(ctx, url) {
       const run = (side, seconds) => closedLoop(seconds, sides[side][key]);
       const result = await pairedRuns({
         reps: ctx.reps,
-        warmUp: (side) => run(side, ctx.warmSeconds),
+        warmUp: async (side) => (await run(side, ctx.warmSeconds)).rate,
+        maxWarmUps: ctx.maxWarmUps,
         measure: (side) => run(side, ctx.seconds),
       });
       rows.push({

@@ -1,13 +1,43 @@
 import { summarize } from './stats.js';
 
+/** A warm-up run this much faster than every run before it means the side is still warming up. */
+const STILL_WARMING = 1.03;
+/** How many warm-up runs in a row must be no faster than the best before them. */
+const FLAT_RUNS = 2;
+
 /**
- * Measures `ours` against `baseline` side by side: a warm-up of each, then `reps` repetitions with the order of
- * the two alternating, so drift over the run hits both equally. `measure(side)` returns `{ rate, cpuPerOp? }`
- * (rate in operations/s, higher is better). The ratio is the median of the per-repetition ratios ours/baseline.
+ * Runs `warmUp(side)` (one short load, resolving with its rate) until the side stops getting faster: until
+ * {@link FLAT_RUNS} runs in a row are no more than 3 % faster than the best run before them, and at most `maxRuns`
+ * runs. Returns how many ran. Why not a fixed time: a Node server's JIT and heap take seconds to settle (ours went
+ * from 22k to 31k `tasks/get`/s over its first 10 s, the raw echo from 31k to 40k), and a fixed one-second warm-up
+ * left the first repetitions measuring the compiler rather than the server.
  */
-export async function pairedRuns({ reps, warmUp, measure }) {
-  await warmUp('baseline');
-  await warmUp('ours');
+export async function warmUpUntilSteady(warmUp, side, maxRuns) {
+  let best = 0;
+  let flat = 0;
+  let runs = 0;
+  while (runs < maxRuns) {
+    const rate = await warmUp(side);
+    runs++;
+    flat = rate > best * STILL_WARMING ? 0 : flat + 1;
+    best = Math.max(best, rate);
+    if (flat >= FLAT_RUNS) break;
+  }
+  return runs;
+}
+
+/**
+ * Measures `ours` against `baseline` side by side: each warmed up until it stops getting faster (at most
+ * `maxWarmUps` runs of `warmUp(side)`, which resolves with its rate; see {@link warmUpUntilSteady}), then `reps`
+ * repetitions with the order of the two alternating, so drift over the run hits both equally. `measure(side)`
+ * returns `{ rate, cpuPerOp? }` (rate in operations/s, higher is better). The ratio is the median of the
+ * per-repetition ratios ours/baseline; `warmUpRuns` says how many warm-up runs each side took.
+ */
+export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
+  const warmUpRuns = {
+    baseline: await warmUpUntilSteady(warmUp, 'baseline', maxWarmUps),
+    ours: await warmUpUntilSteady(warmUp, 'ours', maxWarmUps),
+  };
   const runs = { ours: [], baseline: [] };
   const ratios = [];
   for (let rep = 0; rep < reps; rep++) {
@@ -25,5 +55,6 @@ export async function pairedRuns({ reps, warmUp, measure }) {
     ratio: summarize(ratios),
     cpuPerOp: { ours: cpu('ours'), baseline: cpu('baseline') },
     extra: { ours: runs.ours, baseline: runs.baseline },
+    warmUpRuns,
   };
 }
