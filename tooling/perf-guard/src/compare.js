@@ -1,32 +1,47 @@
 // Compares measured instructions per operation with the baseline and words the verdict.
-import { IMPROVEMENT_HINT, SEGMENT_AGREEMENT, TOLERANCE } from './config.js';
+import { IMPROVEMENT_HINT, REFERENCES, SEGMENT_AGREEMENT, TOLERANCE } from './config.js';
+
+/** How far apart a result's two segments are, relative to the smaller. */
+function spreadOf({ segments: [first, second] }) {
+  return Math.abs(first - second) / Math.min(first, second);
+}
 
 /**
- * One row per baseline path: `fail` when measured > baseline × (1 + tolerance), `improved` when measured <
+ * One row per measured path: `fail` when measured > baseline × (1 + tolerance), `improved` when measured <
  * baseline × (1 − hint), else `ok`; a measured path missing from the baseline is `new` (fails: record it), a
  * path whose two segments disagree by more than `agreement` is `unsteady` (fails: the method no longer holds).
+ * A path with a reference (`references`, measured in the same run) is judged on its cost beyond the reference, in
+ * the run and in the baseline alike, and is unsteady when either path is; the reference's own row is `reference`
+ * (shown, never judged).
  */
 export function compare(
   baseline,
   measured,
-  { tolerance = TOLERANCE, hint = IMPROVEMENT_HINT, agreement = SEGMENT_AGREEMENT } = {},
+  { tolerance = TOLERANCE, hint = IMPROVEMENT_HINT, agreement = SEGMENT_AGREEMENT, references = REFERENCES } = {},
 ) {
+  const referenced = new Set(Object.values(references));
+  const baseOf = (name) => baseline.paths?.[name]?.instructionsPerOp;
   const rows = [];
   for (const [name, result] of Object.entries(measured)) {
-    const base = baseline.paths?.[name]?.instructionsPerOp;
-    const [first, second] = result.segments;
-    const spread = Math.abs(first - second) / Math.min(first, second);
+    const ref = measured[references[name]] === undefined ? undefined : references[name];
+    const spread = Math.max(spreadOf(result), ref === undefined ? 0 : spreadOf(measured[ref]));
+    const perOp = ref === undefined ? result.perOp : result.perOp - measured[ref].perOp;
+    const base =
+      ref === undefined || baseOf(name) === undefined || baseOf(ref) === undefined
+        ? baseOf(name)
+        : baseOf(name) - baseOf(ref);
     let verdict;
     if (spread > agreement) verdict = 'unsteady';
+    else if (referenced.has(name)) verdict = 'reference';
     else if (base === undefined) verdict = 'new';
-    else if (result.perOp > base * (1 + tolerance)) verdict = 'fail';
-    else if (result.perOp < base * (1 - hint)) verdict = 'improved';
+    else if (perOp > base * (1 + tolerance)) verdict = 'fail';
+    else if (perOp < base * (1 - hint)) verdict = 'improved';
     else verdict = 'ok';
     rows.push({
-      name,
+      name: ref === undefined ? name : `${name} − ${ref}`,
       baseline: base,
-      measured: result.perOp,
-      ratio: base === undefined ? undefined : result.perOp / base,
+      measured: perOp,
+      ratio: base === undefined ? undefined : perOp / base,
       spread,
       verdict,
     });
@@ -38,11 +53,11 @@ const fmt = (n) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-U
 
 /** Lines for the console: a table, then what to do about each failure or improvement. */
 export function report({ rows }, { baseline, environment, tolerance = TOLERANCE }) {
-  const lines = ['path                  baseline  measured   ratio  verdict'];
+  const lines = [`${'path'.padEnd(28)} ${'baseline'.padStart(9)} ${'measured'.padStart(9)}   ratio  verdict`];
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '—' : `${row.ratio.toFixed(3)}×`;
     lines.push(
-      `${row.name.padEnd(18)} ${fmt(row.baseline).padStart(11)} ${fmt(row.measured).padStart(9)} ${ratio.padStart(7)}  ${row.verdict}`,
+      `${row.name.padEnd(28)} ${fmt(row.baseline).padStart(9)} ${fmt(row.measured).padStart(9)} ${ratio.padStart(7)}  ${row.verdict}`,
     );
   }
   lines.push('(instructions per operation, counted by callgrind)');

@@ -7,6 +7,7 @@ import { legacyGreetCall, legacyInitialize } from '@mcp-tasks/bench/src/lib/sess
 import { createRuntime, createWorkingTask } from '@mcp-tasks/bench/src/servers/oursRuntime.js';
 import { TaskOperations } from '@mcp-tasks/task-store';
 import { deterministicStore, fixedNow } from './deterministicStore.js';
+import { httpEcho, httpTasksGet } from './httpPath.js';
 
 const OWNER = 'perf-guard';
 const TTL_MS = 3_600_000;
@@ -100,4 +101,6 @@ export const PATHS = {
   'store-transitions': storeTransitions,
   'tools-call': toolsCall,
   'legacy-tools-call': legacyToolsCall,
+  'http-echo': () => httpEcho(createServer),
+  'http-tasks-get': () => httpTasksGet(createServer),
 };

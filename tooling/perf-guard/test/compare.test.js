@@ -40,6 +40,36 @@ describe('compare', () => {
     assert.equal(verdict.failed, true);
   });
 
+  it('judges a path with a reference on its cost beyond it, and never judges the reference', () => {
+    const withRef = { ...baseline, paths: { a: { instructionsPerOp: 10_000 }, ref: { instructionsPerOp: 9000 } } };
+    const references = { a: 'ref' };
+    // The reference grew by a third (node's cost, not ours): a's share beyond it (1,000) is unchanged.
+    const same = compare(withRef, { ref: result(12_000), a: result(13_000) }, { references });
+    assert.deepEqual(
+      same.rows.map((row) => [row.name, row.verdict, row.measured]),
+      [
+        ['ref', 'reference', 12_000],
+        ['a − ref', 'ok', 1000],
+      ],
+    );
+    // 150 instructions more are 1.5 % of a's total but 15 % of its share beyond the reference: a failure.
+    const grown = compare(withRef, { ref: result(9000), a: result(10_150) }, { references, tolerance: 0.1 });
+    assert.deepEqual(
+      grown.rows.map((row) => row.verdict),
+      ['reference', 'fail'],
+    );
+    // An unsteady reference makes the judged path unsteady too.
+    const unsteady = compare(
+      withRef,
+      { ref: { perOp: 9000, segments: [900_000, 990_000] }, a: result(10_000) },
+      { references },
+    );
+    assert.deepEqual(
+      unsteady.rows.map((row) => row.verdict),
+      ['unsteady', 'unsteady'],
+    );
+  });
+
   it('says which path failed, the baseline, the measured cost, the ratio and how to update', () => {
     const verdict = compare(baseline, { b: result(2500) });
     const text = report(verdict, { baseline, environment }).join('\n');
