@@ -15,7 +15,9 @@ import { httpHeaders, tasksGet } from './messages.js';
  * count (by up to 4 %); with one, repeated counts agree within 0.8 %. Why the main thread only: the other threads are
  * V8's compiler and GC helpers and libuv's pool, whose counts under valgrind's serialized scheduling swing by half.
  * Not a steady state: later segments of the same process count fewer instructions per request (for ours and the
- * echo alike, see the bench README), so compare servers counted with the same `warmup` and `requests`.
+ * echo alike), because V8's optimizing compiler runs on helper threads that valgrind serializes, so optimized code
+ * arrives late and the counted requests run mostly interpreted and baseline code (bench README, sixth pass). Compare
+ * servers counted with the same `warmup` and `requests`; do not read the figures as steady-state costs.
  */
 export async function countInstructions(name, { env = {}, warmup, requests }) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-instructions-'));
