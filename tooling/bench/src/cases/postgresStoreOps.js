@@ -43,7 +43,7 @@ async function operations(store) {
   const mine = (worker, i) => worker + ((i * WORKERS) % IDS);
   return {
     ops,
-    create: () => store.create(OWNER, { ttlMs: 1_000 }),
+    ...expiringOperations(store, ops),
     get: (worker, i) => store.get(OWNER, ids[(worker * 61 + i) % IDS].taskId),
     swap: async (worker, i) => {
       const at = mine(worker, i);
@@ -51,6 +51,13 @@ async function operations(store) {
       if (!swap.ok) throw new Error('unexpected lost swap');
       versions[at] = swap.record.version;
     },
+  };
+}
+
+/** The variants whose tasks expire a second after the run: they need no tasks created beforehand. */
+function expiringOperations(store, ops) {
+  return {
+    create: () => store.create(OWNER, { ttlMs: 1_000 }),
     lifecycle: async () => {
       const task = await store.create(OWNER, { ttlMs: 1_000 });
       await ops.complete(OWNER, task.taskId, RESULT);
@@ -58,7 +65,7 @@ async function operations(store) {
   };
 }
 
-/** The variants whose tasks expire a second after the run (`ttlMs: 1_000`). */
+/** The variants of {@link expiringOperations} (`ttlMs: 1_000`). */
 const EXPIRING = new Set(['create', 'lifecycle']);
 
 /**
@@ -69,11 +76,11 @@ const EXPIRING = new Set(['create', 'lifecycle']);
  */
 async function inFreshMemoryStore(seconds, key) {
   const store = new InMemoryTaskStore();
-  const ops = await operations(store);
+  const ops = new TaskOperations(store);
   try {
-    return await closedLoop(seconds, ops[key]);
+    return await closedLoop(seconds, expiringOperations(store, ops)[key]);
   } finally {
-    await ops.ops.close();
+    await ops.close();
     await store.close();
   }
 }

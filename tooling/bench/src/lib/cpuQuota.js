@@ -45,7 +45,6 @@ export function createCpuQuota(name, cores) {
   }
   return {
     cap: {
-      cores,
       add(pid) {
         writeFileSync(join(dir, 'cgroup.procs'), String(pid));
       },
