@@ -52,6 +52,7 @@ describe('perf-guard', () => {
       Object.keys(normal)
         .filter((name) => !Object.values(REFERENCES).includes(name))
         .map(() => 'fail'),
+      report(fresh, { baseline: baselineOf(normal, environment), environment }).join('\n'),
     );
     const committed = compare(baseline, slowed);
     assert.equal(committed.failed, true);
