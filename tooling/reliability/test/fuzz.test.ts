@@ -9,9 +9,12 @@ import { StdioServerTransport } from '@mcp-tasks/transport-stdio';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { collect, count, FUZZ_RUNS, figure, SOCKET_FUZZ_RUNS } from './budget.js';
+import { collect, count, FUZZ_RUNS, FUZZ_SEED, figure, SOCKET_FUZZ_RUNS } from './budget.js';
 import { createFixtureServer, type ServedFixture, serveFixture } from './fixtureServer.js';
 import { checkOutbound, messageArb, payloadArb, VALID_META } from './messages.js';
+
+fc.configureGlobal({ seed: FUZZ_SEED });
+figure('fast-check seed', FUZZ_SEED);
 
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
