@@ -28,7 +28,7 @@ export const NODE_FLAGS = Object.freeze([
 export const WARMUP = 200;
 
 /**
- * Operations per measured segment (two segments per path): 25 to 67 million instructions each (the HTTP paths: about
+ * Operations per measured segment (two segments per path): 12 to 67 million instructions each (the HTTP paths: about
  * 150 million). A segment can carry a one-off of 0.3 to 0.9 million instructions (V8 sweeping, lazily, what the full
  * GC before it freed; a late Sparkplug compilation), so the store and 2025-era paths are longer than the others:
  * at 300 and 250 operations that one-off alone made their segments differ by up to 3.9 % and 2.6 %.

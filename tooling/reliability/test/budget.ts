@@ -15,6 +15,7 @@ export const LONG = process.env.RELIABILITY_LONG === '1';
  */
 export const FUZZ_SEED =
   process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG ? Date.now() % 2 ** 31 : 0x2663;
+if (!Number.isSafeInteger(FUZZ_SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
 
 /** fast-check runs per property. */
 export const FUZZ_RUNS = LONG ? 20_000 : 2_000;
