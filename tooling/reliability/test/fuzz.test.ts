@@ -4,6 +4,7 @@
  * the server must go on answering a correct request correctly, and the heap must stay bounded.
  */
 import { PassThrough } from 'node:stream';
+import { isRecord } from '@mcp-tasks/protocol';
 import { decodeMessage } from '@mcp-tasks/transport-kit';
 import { StdioServerTransport } from '@mcp-tasks/transport-stdio';
 import fc from 'fast-check';
@@ -113,12 +114,7 @@ describe('fuzz: stdio framing', () => {
 function isListen(body: Uint8Array): boolean {
   try {
     const message: unknown = JSON.parse(Buffer.from(body).toString('utf8'));
-    return (
-      typeof message === 'object' &&
-      message !== null &&
-      'method' in message &&
-      message.method === 'subscriptions/listen'
-    );
+    return isRecord(message) && message.method === 'subscriptions/listen';
   } catch {
     return false;
   }
