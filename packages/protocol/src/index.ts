@@ -144,6 +144,7 @@ export {
   jsonRpcResult,
   RequestIdSchema,
 } from './jsonrpc.js';
+export { encodeMessage, MAX_SHARED_JSON_TEXT, shareJsonText } from './jsonText.js';
 export type {
   InitializeRequestParams,
   InitializeResult,

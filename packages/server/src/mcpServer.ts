@@ -66,7 +66,6 @@ function legacyOwnerOf(context: RequestContext): string {
  * prompts and resources before or while serving (changes notify listen streams and initialized sessions).
  */
 export class McpServer implements ServerEndpoint {
-  readonly #options: McpServerOptions;
   /** The `_meta` of a result that carries none of its own: built once, frozen, shared by every such result. */
   readonly #serverMeta: JsonObject;
   readonly #store: TaskStore;
@@ -90,8 +89,9 @@ export class McpServer implements ServerEndpoint {
    * transport. The default task store is created here.
    */
   constructor(options: McpServerOptions) {
-    this.#options = options;
-    this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
+    // A frozen copy: `tasks/get` results keep their JSON text, so what they say must not follow later changes to the
+    // caller's object (every result says the same).
+    this.#serverMeta = Object.freeze({ [META.serverInfo]: Object.freeze({ ...options.serverInfo }) });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     this.#store =
       options.taskStore ??
@@ -325,7 +325,7 @@ export class McpServer implements ServerEndpoint {
     const meta = result._meta;
     if (meta === this.#serverMeta) return result;
     if (typeof meta === 'object' && meta !== null) {
-      return withFields(result, { _meta: withFields(meta, { [META.serverInfo]: this.#options.serverInfo }) });
+      return withFields(result, { _meta: withFields(meta, { [META.serverInfo]: this.#serverMeta[META.serverInfo] }) });
     }
     return withFields(result, { _meta: this.#serverMeta });
   }

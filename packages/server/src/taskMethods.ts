@@ -1,5 +1,5 @@
-import { type GetTaskResult, getTaskResult, type ProtocolError } from '@mcp-tasks/protocol';
-import type { TaskOperations } from '@mcp-tasks/task-store';
+import { type GetTaskResult, getTaskResult, type ProtocolError, shareJsonText } from '@mcp-tasks/protocol';
+import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
 import { invalidParams } from './errors.js';
 import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
@@ -19,17 +19,32 @@ export class TaskMethods {
   readonly #ops: TaskOperations;
   /** Aborts the tool of a task if this instance runs it (others learn of the cancel from the change feed). */
   readonly #abortLocal: (taskId: string, reason: TaskAbortError) => void;
+  /**
+   * The `tasks/get` result of each record polled, its JSON text kept (`shareJsonText`): a record never changes (a
+   * change is a new record), so every poll of an unchanged task answers with the same object and the transport
+   * splices the kept text in instead of serializing the task again. Weak: an entry goes with its record.
+   */
+  readonly #results = new WeakMap<TaskRecord, GetTaskResult>();
 
   constructor(ops: TaskOperations, abortLocal: (taskId: string, reason: TaskAbortError) => void) {
     this.#ops = ops;
     this.#abortLocal = abortLocal;
   }
 
-  /** `tasks/get`: the `DetailedTask` for the current status, with `meta` as the result's `_meta`. */
+  /**
+   * `tasks/get`: the `DetailedTask` for the current status, with `meta` (deep-frozen) as the result's `_meta`. The
+   * result is frozen and shared by every poll of the same record.
+   */
   async get(owner: string, taskId: string, meta?: JsonObject): Promise<GetTaskResult> {
     const record = await this.#ops.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
-    return getTaskResult(record, meta);
+    const known = this.#results.get(record);
+    if (known !== undefined && known._meta === meta) return known;
+    // Records are deep-frozen by the store contract; one that is not (a store breaking it) is never shared.
+    if (!Object.isFrozen(record)) return getTaskResult(record, meta);
+    const result = shareJsonText(getTaskResult(record, meta));
+    this.#results.set(record, result);
+    return result;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { META, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
+import { encodeMessage, META, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '../src/index.js';
@@ -158,6 +158,26 @@ describe('task creation', () => {
     expect(await small.fail('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } })).toMatchObject({
       code: TASK_LIMIT_ERROR_CODE,
     });
+  });
+});
+
+describe('tasks/get of an unchanged task', () => {
+  it('answers every poll with one frozen result, written as JSON.stringify would, and anew once the task changes', async () => {
+    const serverInfo = { name: 'fixture', version: '1.0.0' };
+    const { client } = setup({ serverInfo });
+    const taskId = expectCreateTask(await client.call('slow_compute', { seconds: 60 }));
+    const first = await client.send('tasks/get', { taskId });
+    const second = await client.send('tasks/get', { taskId });
+    if (!('result' in first.response) || !('result' in second.response)) throw new Error('expected results');
+    expect(second.response.result).toBe(first.response.result);
+    expect(Object.isFrozen(first.response.result)).toBe(true);
+    expect(encodeMessage(second.response)).toBe(JSON.stringify(second.response));
+    // The server copied serverInfo when it was made: later changes to the caller's object show nowhere.
+    serverInfo.name = 'changed';
+    await client.ok('tasks/cancel', { taskId });
+    const after = await client.ok('tasks/get', { taskId });
+    expect(after).not.toBe(first.response.result);
+    expect(after).toMatchObject({ status: 'cancelled', _meta: { [META.serverInfo]: { name: 'fixture' } } });
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  encodeMessage,
   isRecord,
   type OutboundRequest,
   type PeerRequestOptions,
@@ -156,7 +157,7 @@ export class Exchange implements RequestContext, OpenResponse {
     this.#state = DONE;
     if (response === undefined) this.#sink.reply(202, undefined, headers);
     else if (!('error' in response) || this.#legacy?.errorsOnOk === true)
-      this.#sink.reply(200, JSON.stringify(response), headers);
+      this.#sink.reply(200, encodeMessage(response), headers);
     else {
       const { code, data } = response.error;
       const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;

@@ -1,4 +1,4 @@
-import { type ErrorCode, jsonRpcError, type TransportRequestId } from '@mcp-tasks/protocol';
+import { type ErrorCode, encodeMessage, jsonRpcError, type TransportRequestId } from '@mcp-tasks/protocol';
 
 /**
  * A complete HTTP response as the binding decides it, before any I/O: each front (fetch, node:http) writes it its
@@ -22,7 +22,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /** One SSE event carrying one JSON-RPC message. */
 export function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return `event: message\ndata: ${encodeMessage(message)}\n\n`;
 }
 
 /** The SSE comment sent on a quiet stream so proxies and clients do not time it out. */

@@ -4,7 +4,7 @@ import type {
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { ErrorCode, isRecord, jsonRpcError, TransportError } from '@mcp-tasks/protocol';
+import { ErrorCode, encodeMessage, isRecord, jsonRpcError, TransportError } from '@mcp-tasks/protocol';
 import { DEFAULT_MAX_DEPTH, decodeMessage, decodeUtf8, INVALID_UTF8_ERROR } from './decodeMessage.js';
 import { HandlerCall } from './handlerCall.js';
 import { isResponse } from './outboundRequests.js';
@@ -265,7 +265,7 @@ export class ServerSession {
     if (this.#closed) return;
     let text: string;
     try {
-      text = JSON.stringify(message);
+      text = encodeMessage(message);
     } catch (error) {
       if ('method' in message && 'id' in message) throw error;
       this.#options.onError?.(new Error('Could not serialize an outbound message', { cause: error }));
