@@ -84,7 +84,7 @@ export function createFetchHandler(
 
   const respond = (request: Request, sink: FetchResponseSink, outcome: HttpReply | OpenResponse): Promise<Response> => {
     if ('status' in outcome) return Promise.resolve(toResponse(outcome));
-    sink.onCancel = outcome.close;
+    sink.onCancel = () => outcome.close();
     const gone = (): void => {
       outcome.close();
       sink.abandon(clientGone);

@@ -123,7 +123,7 @@ export function createHttpHandler(
 
   const write = (res: ServerResponse, sink: NodeResponseSink, outcome: HttpReply | OpenResponse): void => {
     if ('status' in outcome) writeReply(res, outcome);
-    else sink.closeWith(outcome.close);
+    else sink.closeWith(outcome);
   };
 
   const dispatch = (message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void => {

@@ -43,10 +43,13 @@ export interface ResponseSink {
 /** Tuning for one exchange, fixed per handler. */
 export type ExchangeOptions = SseOptions;
 
-/** A response the front keeps open until it completes: the front calls `close` when the client goes away. */
+/**
+ * A response the front keeps open until it completes: the front calls `close` when the client goes away. `close` may
+ * be a method: call it on the object (`open.close()`), never detached.
+ */
 export interface OpenResponse {
   /** The client went away (connection closed, response stream cancelled). Idempotent. */
-  readonly close: () => void;
+  close(): void;
 }
 
 /** What a session gives the exchanges of its 2025-era messages. */
@@ -125,7 +128,9 @@ export class Exchange implements RequestContext, OpenResponse {
   }
 
   #sendRequest(message: OutboundRequest, requestOptions?: PeerRequestOptions): Promise<TransportResponse> {
-    return (this.#legacy as LegacyExchangeOptions).session.sendRequest(message, requestOptions, this.#deliver);
+    return (this.#legacy as LegacyExchangeOptions).session.sendRequest(message, requestOptions, (outbound) =>
+      this.#deliver(outbound),
+    );
   }
 
   /** Created on first use: most requests finish without anyone reading the signal. */
@@ -166,12 +171,12 @@ export class Exchange implements RequestContext, OpenResponse {
   }
 
   /** The client went away before the response was complete: aborts the request (2026-07-28 only). Idempotent. */
-  readonly close = (): void => {
+  close(): void {
     if (this.#state === DONE) return;
     this.#state = DONE;
     this.#sse?.stop();
     if (this.#legacy === undefined) this.cancel();
-  };
+  }
 
   /** Aborts `signal`: the request was cancelled, or its session ended. Idempotent. */
   cancel(): void {
@@ -180,13 +185,13 @@ export class Exchange implements RequestContext, OpenResponse {
   }
 
   /** Server-to-client messages of this request go on its own stream while it is open, else the session's. */
-  readonly #deliver = (message: TransportRequest | TransportNotification): void => {
+  #deliver(message: TransportRequest | TransportNotification): void {
     if (this.#state === DONE) {
       this.#legacy?.session.route(message);
       return;
     }
     (this.#state === PENDING ? this.#startStream() : (this.#sse as SseWriter)).send(message);
-  };
+  }
 
   #startStream(): SseWriter {
     this.#state = STREAMING;

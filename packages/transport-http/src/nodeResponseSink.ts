@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { withFields } from '@mcp-tasks/protocol';
 import { ClientWatch } from './clientWatch.js';
-import type { ResponseSink } from './exchange.js';
+import type { OpenResponse, ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
 /** Writes a binding reply with an exact Content-Length (keeps the connection reusable). */
@@ -22,21 +22,22 @@ export function writeReply(res: ServerResponse, reply: HttpReply): void {
  */
 export class NodeResponseSink extends ClientWatch implements ResponseSink {
   readonly #res: ServerResponse;
-  #onClose: (() => void) | undefined;
+  #open: OpenResponse | undefined;
 
   constructor(res: ServerResponse) {
     super();
     this.#res = res;
   }
 
-  /** Who hears that the response closed before it was complete (the exchange's `close`). */
-  closeWith(onClose: () => void): void {
-    this.#onClose = onClose;
+  /** Who hears that the response closed before it was complete (the exchange, through its `close`). */
+  closeWith(open: OpenResponse): void {
+    this.#open = open;
     this.arm();
   }
 
   protected startWatching(): void {
-    const onClose = this.#onClose as () => void;
+    const open = this.#open as OpenResponse;
+    const onClose = (): void => open.close();
     // Closed already (the client left before anyone asked): the event will not come again. After a complete
     // response `closed` is true as well, and the exchange ignores a close once it is done.
     if (this.#res.closed) onClose();

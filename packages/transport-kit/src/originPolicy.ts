@@ -30,13 +30,15 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '
 
 /**
  * Builds the `Host`/`Origin` check once (sets precomputed) so the per-request cost is a few string operations.
- * The returned function answers true when the request may proceed; transports answer 403 otherwise.
+ * The returned function answers true when the request may proceed; transports answer 403 otherwise. It remembers the
+ * last `Host` and local address it accepted without an `Origin` (the same client sends the same ones every time),
+ * and answers them again without redoing the check; a function per policy, so keep one per transport.
  */
 export function createOriginCheck(policy: OriginPolicy = {}): (input: OriginCheckInput) => boolean {
   const allowedHosts =
     policy.allowedHosts === undefined ? undefined : new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
   const allowedOrigins = new Set((policy.allowedOrigins ?? []).map((o) => o.toLowerCase()));
-  return (input) => {
+  const check = (input: OriginCheckInput): boolean => {
     const host = input.host?.toLowerCase();
     if (allowedHosts !== undefined) {
       if (host === undefined || !allowedHosts.has(hostName(host))) return false;
@@ -49,6 +51,21 @@ export function createOriginCheck(policy: OriginPolicy = {}): (input: OriginChec
     // Same origin: the Origin names the very host the request was sent to (and that host passed the check above).
     const schemeEnd = origin.indexOf('://');
     return schemeEnd !== -1 && host !== undefined && origin.slice(schemeEnd + 3) === host;
+  };
+  // Without an Origin the verdict depends on the Host and the local address alone, and a client sends the same ones
+  // on every request: the last pair accepted is answered again with two string comparisons (the check lower-cases
+  // and slices the Host, two new strings per request).
+  let acceptedHost: string | undefined;
+  let acceptedOn: string | undefined;
+  return (input) => {
+    const { host, origin, localAddress } = input;
+    if (origin === undefined && host !== undefined && host === acceptedHost && localAddress === acceptedOn) return true;
+    const allowed = check(input);
+    if (allowed && origin === undefined) {
+      acceptedHost = host;
+      acceptedOn = localAddress;
+    }
+    return allowed;
   };
 }
 
