@@ -1,43 +1,42 @@
 /**
  * JSON text kept for values that never change, so a response carrying one is written without serializing it again.
  * Keyed weakly by the value: an entry lives exactly as long as its value, and a value from another copy of this
- * package is simply not found (its response is serialized as usual).
+ * package is simply not found (its response is serialized as usual). `null`: shared, not written yet.
  */
-const texts = new WeakMap<object, string>();
+const texts = new WeakMap<object, string | null>();
 
 /**
- * Longest JSON text {@link shareJsonText} keeps: a larger value (a completed task's big tool result) would cost its
- * size again in memory for as long as it lives, and is rarely written more than once or twice.
+ * Longest JSON text kept for a shared value: a larger value (a completed task's big tool result) would cost its size
+ * again in memory for as long as it lives, and is rarely written more than once or twice.
  */
 export const MAX_SHARED_JSON_TEXT = 4096;
 
 /**
- * Serializes `value` once and keeps its JSON text, so {@link encodeMessage} writes a JSON-RPC response whose `result`
- * is `value` by splicing the text in rather than serializing it again (a polled task's `tasks/get` result, about 1 µs
- * of `JSON.stringify` per poll). Text longer than {@link MAX_SHARED_JSON_TEXT} is not kept.
+ * Marks `value` as never changing again, so {@link encodeMessage} keeps its JSON text the first time it writes a
+ * JSON-RPC response whose `result` is `value`, and splices that text into every later such response instead of
+ * serializing `value` again (a polled task's `tasks/get` result: about 1 µs of `JSON.stringify` per poll). Nothing
+ * is serialized here, and text longer than {@link MAX_SHARED_JSON_TEXT} is not kept.
  *
  * Contract: `value` and everything it references must never change afterwards (deep-frozen, like a task-store
  * record). `value` itself is frozen here as a guard against a shallow change; nested values are the caller's word.
- * Returns `value`. Calling it again on the same value is harmless (the text is made again).
+ * Returns `value`. Idempotent.
  */
 export function shareJsonText<T extends object>(value: T): Readonly<T> {
   Object.freeze(value);
-  const text = JSON.stringify(value);
-  if (text !== undefined && text.length <= MAX_SHARED_JSON_TEXT) texts.set(value, text);
+  if (!texts.has(value)) texts.set(value, null);
   return value;
 }
 
 /**
- * `JSON.stringify(message)` for a JSON-RPC message, the same text byte for byte; a result response
- * (`{ jsonrpc, id, result }`, nothing else) whose `result` went through {@link shareJsonText} is built around the kept
- * text instead of serializing the result again. Every server transport writes its messages with it.
+ * `JSON.stringify(message)` for a JSON-RPC message, the same text byte for byte. A result response
+ * (`{ jsonrpc, id, result }`, nothing else) whose `result` went through {@link shareJsonText} is built around the
+ * result's kept text (made on its first response) instead. Every server transport writes its messages with it.
  */
 export function encodeMessage(message: unknown): string {
-  const result =
-    typeof message === 'object' && message !== null ? (message as { readonly result?: unknown }).result : undefined;
+  const result = typeof message === 'object' && message !== null ? (message as { result?: unknown }).result : undefined;
   if (typeof result === 'object' && result !== null) {
-    const text = texts.get(result);
-    if (text !== undefined) {
+    const kept = texts.get(result);
+    if (kept !== undefined) {
       const { jsonrpc, id } = message as { readonly jsonrpc?: unknown; readonly id?: unknown };
       // Only the exact shape `jsonRpcResult` makes, in its key order, so the text is what JSON.stringify would give.
       if (
@@ -45,11 +44,20 @@ export function encodeMessage(message: unknown): string {
         (typeof id === 'string' || typeof id === 'number') &&
         isResultEnvelope(message as object)
       ) {
-        return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
+        const text = kept ?? keepText(result);
+        if (text !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
       }
     }
   }
   return JSON.stringify(message);
+}
+
+/** Serializes a shared value for its first response; keeps the text when short enough, else forgets the value. */
+function keepText(value: object): string | undefined {
+  const text: string | undefined = JSON.stringify(value);
+  if (text !== undefined && text.length <= MAX_SHARED_JSON_TEXT) texts.set(value, text);
+  else texts.delete(value);
+  return text;
 }
 
 /** True for a plain object whose own enumerable keys are exactly `jsonrpc`, `id`, `result`, in that order. */

@@ -84,18 +84,7 @@ export function createFetchHandler(
 
   const respond = (request: Request, sink: FetchResponseSink, outcome: HttpReply | OpenResponse): Promise<Response> => {
     if ('status' in outcome) return Promise.resolve(toResponse(outcome));
-    sink.onCancel = () => outcome.close();
-    const gone = (): void => {
-      outcome.close();
-      sink.abandon(clientGone);
-    };
-    // Watched only once the runtime reads `context.signal` or the answer streams: on Node the adapters create
-    // `request.signal` (an AbortController) on first use, a cost most requests, answered at once, do not need.
-    sink.setWatcher(() => {
-      const signal = request.signal;
-      if (signal.aborted) gone();
-      else signal.addEventListener('abort', gone, { once: true });
-    });
+    sink.watch(request, outcome, clientGone);
     return sink.response;
   };
 

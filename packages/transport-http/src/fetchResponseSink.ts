@@ -1,6 +1,6 @@
 import { withFields } from '@mcp-tasks/protocol';
 import { ClientWatch } from './clientWatch.js';
-import type { ResponseSink } from './exchange.js';
+import type { OpenResponse, ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
 
 const encoder = new TextEncoder();
@@ -12,15 +12,16 @@ export function toResponse(reply: HttpReply): Response {
 
 /**
  * The fetch side of an exchange: {@link FetchResponseSink.response} resolves with a JSON `Response` when the runtime
- * answers first, or with a streaming one (a `ReadableStream` of SSE events) when it notifies first.
- * `onCancel` runs when the reader cancels that stream (the client went away).
+ * answers first, or with a streaming one (a `ReadableStream` of SSE events) when it notifies first. The exchange it
+ * serves ({@link FetchResponseSink.watch}) is closed when the reader cancels that stream or the request aborts.
  */
 export class FetchResponseSink extends ClientWatch implements ResponseSink {
   readonly response: Promise<Response>;
-  onCancel: (() => void) | undefined;
-  #watcher: (() => void) | undefined;
-  #resolve: (response: Response) => void = () => {};
+  #resolve!: (response: Response) => void;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #request: Request | undefined;
+  #exchange: OpenResponse | undefined;
+  #gone: HttpReply | undefined;
   #open = false;
   #settled = false;
 
@@ -53,16 +54,27 @@ export class FetchResponseSink extends ClientWatch implements ResponseSink {
   }
 
   /**
-   * How to start watching for the client to go away. It runs once, when the answer streams or the exchange's signal
-   * is made (which may happen before the watcher is set: the runtime runs as soon as the message is dispatched).
+   * Ties the sink to the exchange writing into it and to its request: once someone needs to know (the answer streams
+   * or the exchange's signal is made, which may come first: the runtime runs as soon as the message is dispatched),
+   * an abort of `request.signal` closes `exchange` and settles the response with `gone`. On Node the adapters make
+   * `request.signal` (an `AbortController`) on first use, a cost most requests, answered at once, never pay.
    */
-  setWatcher(watcher: () => void): void {
-    this.#watcher = watcher;
+  watch(request: Request, exchange: OpenResponse, gone: HttpReply): void {
+    this.#request = request;
+    this.#exchange = exchange;
+    this.#gone = gone;
     this.arm();
   }
 
   protected startWatching(): void {
-    this.#watcher?.();
+    const signal = (this.#request as Request).signal;
+    if (signal.aborted) this.#clientGone();
+    else signal.addEventListener('abort', () => this.#clientGone(), { once: true });
+  }
+
+  #clientGone(): void {
+    this.#exchange?.close();
+    this.abandon(this.#gone as HttpReply);
   }
 
   openStream(headers: Readonly<Record<string, string>>): void {
@@ -75,7 +87,7 @@ export class FetchResponseSink extends ClientWatch implements ResponseSink {
         },
         cancel: () => {
           this.#open = false;
-          this.onCancel?.();
+          this.#exchange?.close();
         },
       },
       { highWaterMark: 0, size: (chunk) => chunk.byteLength },
