@@ -37,6 +37,9 @@ export interface QueuedObserverOptions {
 
 type Item = { readonly kind: 'state'; readonly task: DetailedTask } | { readonly kind: 'poll_now' };
 
+/** The reason a wait's own sleep is cut short with (its rejection is ignored). */
+const WOKEN = Symbol('woken');
+
 /** An observer fed by {@link ObserverFeed}; polls whenever nothing was pushed in time. */
 export function queuedObserver(options: QueuedObserverOptions): { observer: TaskObserver; feed: ObserverFeed } {
   const queue: Item[] = [];
@@ -81,9 +84,12 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
   const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       const timer = new AbortController();
+      let slept = false;
       const settle = (): void => {
         wake = undefined;
-        timer.abort();
+        // Only a sleep still running is cut short, and with a shared reason: `abort()` without one builds a
+        // DOMException, stack trace included, and a client waiting on 1,000 tasks settles a wait per notification.
+        if (!slept) timer.abort(WOKEN);
         signal.removeEventListener('abort', onAbort);
       };
       const done = (): void => {
@@ -97,7 +103,13 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
       };
       wake = done;
       signal.addEventListener('abort', onAbort, { once: true });
-      options.clock.sleep(ms, timer.signal).then(done, () => undefined);
+      options.clock.sleep(ms, timer.signal).then(
+        () => {
+          slept = true;
+          done();
+        },
+        () => undefined,
+      );
     });
 
   const observer: TaskObserver = {
