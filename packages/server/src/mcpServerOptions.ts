@@ -5,7 +5,8 @@ import type { CacheableMethod, CacheHint } from './serverRoutes.js';
 export interface McpServerOptions {
   /**
    * Sent as `_meta["io.modelcontextprotocol/serverInfo"]` on every 2026-07-28 result, and as `serverInfo` in the
-   * `initialize` result of a 2025-era session.
+   * `initialize` result of a 2025-era session. Copied when the server is made: later changes to this object are
+   * not seen by 2026-07-28 results (a polled task's result is written once and kept).
    */
   readonly serverInfo: {
     /** Programmatic name of the server implementation. */
