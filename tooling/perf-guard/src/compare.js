@@ -53,14 +53,17 @@ const fmt = (n) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-U
 
 /** Lines for the console: a table, then what to do about each failure or improvement. */
 export function report({ rows }, { baseline, environment, tolerance = TOLERANCE }) {
-  const lines = [`${'path'.padEnd(28)} ${'baseline'.padStart(9)} ${'measured'.padStart(9)}   ratio  verdict`];
+  const head = `${'path'.padEnd(28)} ${'baseline'.padStart(9)} ${'measured'.padStart(9)}   ratio   spread  verdict`;
+  const lines = [head];
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '—' : `${row.ratio.toFixed(3)}×`;
+    const spread = `${(row.spread * 100).toFixed(2)} %`;
     lines.push(
-      `${row.name.padEnd(28)} ${fmt(row.baseline).padStart(9)} ${fmt(row.measured).padStart(9)} ${ratio.padStart(7)}  ${row.verdict}`,
+      `${row.name.padEnd(28)} ${fmt(row.baseline).padStart(9)} ${fmt(row.measured).padStart(9)} ${ratio.padStart(7)} ${spread.padStart(8)}  ${row.verdict}`,
     );
   }
-  lines.push('(instructions per operation, counted by callgrind)');
+  // The spread shows how close a path came to `unsteady` (its two segments apart by more than the agreement limit).
+  lines.push('(instructions per operation, counted by callgrind; spread: how far apart the two segments were)');
   const update = 'pnpm perf-guard --update';
   for (const row of rows) {
     if (row.verdict === 'fail') {

@@ -70,11 +70,12 @@ describe('compare', () => {
     );
   });
 
-  it('says which path failed, the baseline, the measured cost, the ratio and how to update', () => {
+  it("says which path failed, the baseline, the measured cost, the ratio, the segments' spread and how to update", () => {
     const verdict = compare(baseline, { b: result(2500) });
     const text = report(verdict, { baseline, environment }).join('\n');
     assert.match(text, /FAIL b: 2,500 instructions per operation against a baseline of 2,000 \(1\.250×/);
     assert.match(text, /pnpm perf-guard --update/);
+    assert.match(text, /^b +2,000 +2,500 +1\.250× +0\.\d\d % +fail$/m);
     assert.doesNotMatch(text, /Note:/);
   });
 
