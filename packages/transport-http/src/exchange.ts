@@ -166,7 +166,7 @@ export class Exchange implements RequestContext, OpenResponse {
     else {
       const { code, data } = response.error;
       const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
-      this.#sink.reply(httpStatusForError(code), JSON.stringify(response), withFields(headers ?? {}, retryAfter ?? {}));
+      this.#sink.reply(httpStatusForError(code), encodeMessage(response), withFields(headers ?? {}, retryAfter ?? {}));
     }
   }
 

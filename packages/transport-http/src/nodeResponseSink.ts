@@ -22,7 +22,7 @@ export function writeReply(res: ServerResponse, reply: HttpReply): void {
  */
 export class NodeResponseSink extends ClientWatch implements ResponseSink {
   readonly #res: ServerResponse;
-  #open: OpenResponse | undefined;
+  #exchange: OpenResponse | undefined;
 
   constructor(res: ServerResponse) {
     super();
@@ -30,14 +30,14 @@ export class NodeResponseSink extends ClientWatch implements ResponseSink {
   }
 
   /** Who hears that the response closed before it was complete (the exchange, through its `close`). */
-  closeWith(open: OpenResponse): void {
-    this.#open = open;
+  closeWith(exchange: OpenResponse): void {
+    this.#exchange = exchange;
     this.arm();
   }
 
   protected startWatching(): void {
-    const open = this.#open as OpenResponse;
-    const onClose = (): void => open.close();
+    const exchange = this.#exchange as OpenResponse;
+    const onClose = (): void => exchange.close();
     // Closed already (the client left before anyone asked): the event will not come again. After a complete
     // response `closed` is true as well, and the exchange ignores a close once it is done.
     if (this.#res.closed) onClose();
