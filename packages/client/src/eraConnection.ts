@@ -12,6 +12,7 @@ import {
   LATEST_LEGACY_PROTOCOL_VERSION,
   type LegacyClientCapabilities,
   type LegacyProtocolVersion,
+  onAbort,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
@@ -207,8 +208,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
   if (signal === undefined) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const off = onAbort(signal, () => reject(signal.reason));
+    promise.then(resolve, reject).finally(off);
   });
 }

@@ -3,7 +3,7 @@
  * subscription is live the driver polls on its usual schedule. Shared by the per-task listen observer and the
  * per-client listen multiplexer, which differ only in where the pushes come from.
  */
-import type { DetailedTask } from '@mcp-tasks/protocol';
+import { type DetailedTask, onAbort } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import type { TaskObserver } from './taskDriver.js';
 
@@ -90,19 +90,18 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
         // Only a sleep still running is cut short, and with a shared reason: `abort()` without one builds a
         // DOMException, stack trace included, and a client waiting on 1,000 tasks settles a wait per notification.
         if (!slept) timer.abort(WOKEN);
-        signal.removeEventListener('abort', onAbort);
+        off();
       };
       const done = (): void => {
         settle();
         resolve();
       };
       // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
-      const onAbort = (): void => {
+      const off = onAbort(signal, () => {
         settle();
         reject(signal.reason);
-      };
+      });
       wake = done;
-      signal.addEventListener('abort', onAbort, { once: true });
       options.clock.sleep(ms, timer.signal).then(
         () => {
           slept = true;

@@ -1,3 +1,5 @@
+import { onAbort } from './onAbort.js';
+
 /**
  * Resolves after `ms` milliseconds, or rejects with `signal.reason` as soon as `signal` aborts (at once if it already
  * has). The timer is cleared on abort and the listener removed when it fires, so an aborted or finished wait keeps
@@ -9,14 +11,16 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      off?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const off =
+      signal === undefined
+        ? undefined
+        : onAbort(signal, () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
   });
 }

@@ -237,6 +237,7 @@ export {
   ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from './notifications.js';
+export { onAbort } from './onAbort.js';
 export type { CacheableResult, CacheScope, Cursor, PaginatedRequestParams, PaginatedResult } from './pagination.js';
 export {
   CacheableResultSchema,

@@ -1,3 +1,5 @@
+import { onAbort } from '@mcp-tasks/protocol';
+
 /** The reason of a call not aborted: no reason a caller gives can be it. */
 const NOT_ABORTED: unique symbol = Symbol('not aborted');
 
@@ -99,7 +101,7 @@ class SignalAbort extends CallAbort {
     this.#source = source;
     const { signal } = source;
     if (signal.aborted) this.abort(signal.reason);
-    else signal.addEventListener('abort', () => this.abort(signal.reason), { once: true });
+    else onAbort(signal, () => this.abort(signal.reason));
   }
 
   override get signal(): AbortSignal {

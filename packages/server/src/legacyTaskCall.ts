@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type LegacyCreateTaskResult,
   LegacyTaskMetadataSchema,
+  onAbort,
   ProtocolError,
   type RequestContext,
   type TransportNotification,
@@ -187,9 +188,10 @@ function watchStatus(
 ): void {
   if (sessionClosed?.aborted === true) return;
   let last = 'working\n';
+  let off: (() => void) | undefined;
   const stop = () => {
     unlisten();
-    sessionClosed?.removeEventListener('abort', stop);
+    off?.();
   };
   const unlisten = ops.listen(owner, taskId, (event) => {
     if (event.type === 'expired') return stop();
@@ -201,5 +203,6 @@ function watchStatus(
     }
     if (isTerminalStatus(event.record.status)) stop();
   });
-  sessionClosed?.addEventListener('abort', stop, { once: true });
+  // A session's signal is shared by every task it watches: onAbort adds one listener to it, not one per task.
+  if (sessionClosed !== undefined) off = onAbort(sessionClosed, stop);
 }

@@ -21,6 +21,8 @@ export interface ListenFilter {
 interface Stream {
   readonly filter: ListenFilter;
   readonly send: (method: string, params: JsonObject) => void;
+  /** Ends the stream gracefully (its `listen` resolves with the result). Idempotent. */
+  readonly end: () => void;
 }
 
 /** What a listen request needs from the server. */
@@ -64,7 +66,12 @@ export class ListenHub {
   readonly #store: TaskOperations;
   readonly #maxTaskIds: number;
   readonly #streams = new Set<Stream>();
-  readonly #closing = new AbortController();
+  /**
+   * Set by {@link close}. The hub ends its streams itself rather than through a shared `AbortSignal`: one abort
+   * listener per open stream on one signal makes Node warn of a leak (`MaxListenersExceededWarning`) from the 11th
+   * stream on, which a server with many listening clients reaches in normal use.
+   */
+  #closed = false;
 
   /** `maxTaskIds`: the most distinct task ids one stream considers (see `McpServerOptions.tasks`). */
   constructor(store: TaskOperations, maxTaskIds: number) {
@@ -109,9 +116,12 @@ export class ListenHub {
     const meta = { [META.subscriptionId]: request.id };
     const send = (method: string, params: JsonObject) =>
       request.notify({ jsonrpc: '2.0', method, params: withFields(params, { _meta: meta }) });
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
     // Ends this stream by itself once nothing it watches can produce a notification any more.
-    const exhausted = new AbortController();
-    const onEmpty = hasStandingSubscription(filter) ? undefined : () => exhausted.abort();
+    const onEmpty = hasStandingSubscription(filter) ? undefined : end;
     let unlisten: Unsubscribe | undefined;
     try {
       let tasks: TaskWatch | undefined;
@@ -124,9 +134,10 @@ export class ListenHub {
       });
       tasks?.start();
       // The stream keeps the filter without its task ids: tasks are routed by the store, not by this list.
-      const stream: Stream = { filter, send };
+      const stream: Stream = { filter, send, end };
       this.#streams.add(stream);
-      await waitForAbort([request.signal, this.#closing.signal, exhausted.signal]);
+      if (this.#closed) end();
+      await untilEndedOrAborted(ended, request.signal);
       this.#streams.delete(stream);
     } finally {
       unlisten?.();
@@ -136,7 +147,8 @@ export class ListenHub {
 
   /** Ends every stream gracefully (each `listen` resolves with its result). */
   close(): void {
-    this.#closing.abort();
+    this.#closed = true;
+    for (const stream of this.#streams) stream.end();
   }
 }
 
@@ -150,13 +162,13 @@ function hasStandingSubscription(filter: ListenFilter): boolean {
   );
 }
 
-function waitForAbort(signals: readonly AbortSignal[]): Promise<void> {
-  return new Promise((resolve) => {
-    if (signals.some((signal) => signal.aborted)) return resolve();
-    const done = () => {
-      for (const signal of signals) signal.removeEventListener('abort', done);
-      resolve();
-    };
-    for (const signal of signals) signal.addEventListener('abort', done, { once: true });
+/** Resolves once `ended` resolves or `signal` (the request's own) aborts, leaving no listener behind. */
+function untilEndedOrAborted(ended: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  let onAbort!: () => void;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
   });
+  return Promise.race([ended, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }

@@ -4,6 +4,7 @@ import {
   createTaskResult,
   ErrorCode,
   isProtocolError,
+  onAbort,
   ProtocolError,
 } from '@mcp-tasks/protocol';
 import { isTaskStoreError, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
@@ -122,8 +123,9 @@ export class ToolSupervisor {
     const { owner, signal } = launch;
     const call = this.#tools.track(owner, this.#options.newTaskId(), launch.tool);
     const abandon = () => call.abort(signal.reason);
+    let off: (() => void) | undefined;
     if (signal.aborted) abandon();
-    else signal.addEventListener('abort', abandon, { once: true });
+    else off = onAbort(signal, abandon);
     let work: Promise<unknown> = Promise.resolve();
     let released = false;
     const task = this.#deferredTask(call, () => this.#create(call, launch));
@@ -161,7 +163,7 @@ export class ToolSupervisor {
       if (this.#closed && !isProtocolError(error)) throw shuttingDown();
       throw error;
     } finally {
-      signal.removeEventListener('abort', abandon);
+      off?.();
       if (!released) this.#releaseWhenSettled(call, work);
     }
   }

@@ -74,6 +74,27 @@ describe('subscriptions/listen', () => {
     expect(await stream.response).toHaveProperty('result.resultType', 'complete');
   });
 
+  it('serves many concurrent streams without a listener-leak warning, and ends them all on close', async () => {
+    server = fixtureServer();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const streams = Array.from({ length: 25 }, (_, i) => listen({ promptsListChanged: true }, { id: 1000 + i }));
+      await until(() => streams.every((stream) => stream.seen.length === 1));
+      // Process warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      streams[0]?.close();
+      expect(await streams[0]?.response).toHaveProperty('result.resultType', 'complete');
+      await server.close();
+      for (const stream of streams) expect(await stream.response).toHaveProperty('result.resultType', 'complete');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('rejects a malformed filter with -32602', async () => {
     server = fixtureServer();
     expect(await listen({ taskIds: 'abc' }).response).toMatchObject({ error: { code: -32602 } });

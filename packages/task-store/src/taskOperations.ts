@@ -1,3 +1,4 @@
+import { onAbort } from '@mcp-tasks/protocol';
 import { createIsoFormatter } from './isoClock.js';
 import { TaskEventRouter } from './taskEventRouter.js';
 import {
@@ -337,17 +338,17 @@ export class TaskOperations {
       let seen = 0;
       let settled = false;
       let unlisten: Unsubscribe = () => undefined;
+      let off: () => void = () => undefined;
       const cleanup = () => {
         settled = true;
         unlisten();
-        signal?.removeEventListener('abort', onAbort);
+        off();
         this.#pendingWaits.delete(fail);
       };
       const fail = (error: unknown) => {
         cleanup();
         reject(error);
       };
-      const onAbort = () => fail(signal?.reason);
       const judge = (record: TaskRecord | undefined) => {
         if (settled) return;
         if (record !== undefined) {
@@ -362,8 +363,8 @@ export class TaskOperations {
         resolve(decision.value);
       };
       this.#pendingWaits.add(fail);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      if (signal?.aborted) return onAbort();
+      if (signal !== undefined) off = onAbort(signal, () => fail(signal.reason));
+      if (signal?.aborted) return fail(signal.reason);
       unlisten = this.listen(owner, taskId, (event) => judge(event.type === 'expired' ? undefined : event.record));
       this.store.get(owner, taskId).then(judge, fail);
     });

@@ -1,4 +1,4 @@
-import { TransportError, withFields } from '@mcp-tasks/protocol';
+import { onAbort, TransportError, withFields } from '@mcp-tasks/protocol';
 
 /** Extra headers, or a function producing them per exchange. */
 export type HeaderSource =
@@ -50,8 +50,8 @@ export class HttpChannel {
     const userSignal = call.signal;
     userSignal?.throwIfAborted();
     const controller = new AbortController();
-    const onAbort = (): void => controller.abort(userSignal?.reason);
-    userSignal?.addEventListener('abort', onAbort, { once: true });
+    // One caller's signal is often shared by many requests in flight: see onAbort.
+    const off = userSignal === undefined ? undefined : onAbort(userSignal, () => controller.abort(userSignal.reason));
     this.#inFlight.add(controller);
     try {
       const headers = withFields(await this.#baseHeaders(), call.headers);
@@ -74,7 +74,7 @@ export class HttpChannel {
         throw error;
       }
     } finally {
-      userSignal?.removeEventListener('abort', onAbort);
+      off?.();
       this.#inFlight.delete(controller);
     }
   }

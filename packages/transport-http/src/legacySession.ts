@@ -4,6 +4,7 @@ import {
   delay,
   isLegacyProtocolVersion,
   isRecord,
+  onAbort,
   TransportError,
   type TransportNotification,
   type TransportRequest,
@@ -96,8 +97,11 @@ export class LegacySession {
       signal: options.signal,
     } as const;
     // In this era closing the stream does not cancel the request: tell the server. Never for initialize.
-    const cancel = (): void => this.#cancel(message.id, options.signal?.reason);
-    if (!initialize) options.signal?.addEventListener('abort', cancel, { once: true });
+    const userSignal = options.signal;
+    const off =
+      initialize || userSignal === undefined
+        ? undefined
+        : onAbort(userSignal, () => this.#cancel(message.id, userSignal.reason));
     try {
       return await this.#channel.exchange(call, async (res, signal) => {
         await this.#refuseGone(res, sent);
@@ -109,7 +113,7 @@ export class LegacySession {
         return response;
       });
     } finally {
-      options.signal?.removeEventListener('abort', cancel);
+      off?.();
     }
   }
 
@@ -220,13 +224,12 @@ export class LegacySession {
     // The server may replay the response on another stream (the GET stream): take it from wherever it comes.
     const elsewhere = this.#router.awaitResponse(scope.id);
     const local = new AbortController();
-    const stop = (): void => local.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
+    const off = onAbort(signal, () => local.abort(signal.reason));
     try {
       return await Promise.race([this.#resumeLoop(scope, cursor, local.signal), elsewhere.response]);
     } finally {
       elsewhere.release();
-      signal.removeEventListener('abort', stop);
+      off();
       local.abort(new TransportError('closed', 'The response arrived'));
     }
   }

@@ -1,6 +1,7 @@
 import {
   isRecord,
   type OutboundRequest,
+  onAbort,
   type PeerRequestOptions,
   TransportError,
   type TransportNotification,
@@ -58,13 +59,19 @@ export class PeerRequests {
         ? { jsonrpc: '2.0', id, method: message.method }
         : { jsonrpc: '2.0', id, method: message.method, params: message.params };
     return new Promise<TransportResponse>((resolve, reject) => {
-      const onAbort = (): void => {
-        if (!this.#pending.delete(id)) return;
-        reject(new TransportError('closed', 'The request was aborted'));
-        deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'aborted' } });
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, { resolve, reject, detach: () => signal?.removeEventListener('abort', onAbort) });
+      const off =
+        signal === undefined
+          ? undefined
+          : onAbort(signal, () => {
+              if (!this.#pending.delete(id)) return;
+              reject(new TransportError('closed', 'The request was aborted'));
+              deliver({
+                jsonrpc: '2.0',
+                method: 'notifications/cancelled',
+                params: { requestId: id, reason: 'aborted' },
+              });
+            });
+      this.#pending.set(id, { resolve, reject, detach: () => off?.() });
       deliver(request);
     });
   }

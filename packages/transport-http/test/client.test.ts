@@ -92,6 +92,25 @@ describe('HttpClientTransport', () => {
     expect(recorded.contexts).toHaveLength(0);
   });
 
+  it('shares one caller signal among many requests in flight without a listener-leak warning', async () => {
+    const { client } = await setup();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      const calls = Array.from({ length: 30 }, (_, i) =>
+        client.request(req(i + 1, 'tools/call', { name: 'greet', arguments: {} }), { signal: shared.signal }),
+      );
+      for (const response of await Promise.all(calls)) expect(response).toHaveProperty('result.resultType', 'complete');
+      // Process warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('resolves with the JSON-RPC error body of a 4xx/5xx response', async () => {
     const { client } = await setup();
     expect(await client.request(req(4, 'fail', { code: -32601 }))).toMatchObject({ id: 4, error: { code: -32601 } });

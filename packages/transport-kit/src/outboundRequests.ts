@@ -1,5 +1,5 @@
 import type { OutboundRequest, TransportNotification, TransportRequest, TransportResponse } from '@mcp-tasks/protocol';
-import { isRecord, TransportError } from '@mcp-tasks/protocol';
+import { isRecord, onAbort, TransportError } from '@mcp-tasks/protocol';
 import { PendingRequests } from './pendingRequests.js';
 
 /** Default {@link OutboundRequestsOptions.maxPending}: server-to-client requests one connection may have pending. */
@@ -85,7 +85,8 @@ export class OutboundRequests {
     const id = `${this.#prefix}${this.#next}`;
     const controller = new AbortController();
     const cancel = (): void => controller.abort(new TransportError('closed', `Request ${id} was cancelled`));
-    for (const signal of signals) signal?.addEventListener('abort', cancel, { once: true });
+    // The session's own signal is among them, shared by every request in flight: see onAbort.
+    const offs = signals.map((signal) => (signal === undefined ? undefined : onAbort(signal, cancel)));
     const timer =
       this.#timeoutMs > 0
         ? setTimeout(() => {
@@ -101,7 +102,7 @@ export class OutboundRequests {
     };
     return this.#pending.request(request, { signal: controller.signal }).finally(() => {
       clearTimeout(timer);
-      for (const signal of signals) signal?.removeEventListener('abort', cancel);
+      for (const off of offs) off?.();
     });
   }
 

@@ -5,7 +5,7 @@ import type {
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { isRecord, META, TransportError } from '@mcp-tasks/protocol';
+import { isRecord, META, onAbort, TransportError } from '@mcp-tasks/protocol';
 
 const SUBSCRIPTION_ID = META.subscriptionId;
 
@@ -77,7 +77,8 @@ export class PendingRequests {
       const meta = message.params?._meta;
       const token = isRecord(meta) ? meta.progressToken : undefined;
       const progressToken = typeof token === 'string' || typeof token === 'number' ? token : undefined;
-      const onAbort = (): void => {
+      let off: (() => void) | undefined;
+      const cancel = (): void => {
         if (this.#pending.get(id) !== entry) return;
         entry.cleanup();
         const reason = signal?.reason instanceof Error ? signal.reason.message : undefined;
@@ -98,12 +99,12 @@ export class PendingRequests {
         cleanup: () => {
           this.#pending.delete(id);
           if (progressToken !== undefined) this.#byProgressToken.delete(progressToken);
-          signal?.removeEventListener('abort', onAbort);
+          off?.();
         },
       };
       this.#pending.set(id, entry);
       if (progressToken !== undefined) this.#byProgressToken.set(progressToken, id);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal !== undefined) off = onAbort(signal, cancel);
       this.#sendOrFail(id, entry, message);
     });
   }
