@@ -15,6 +15,11 @@ export class RunningTool extends CallAbort {
   leaseUntil = 0;
   /** `starting` until its task exists, `running` (it can be cancelled, its lease renewed) until `released`. */
   state: 'starting' | 'running' | 'released' = 'starting';
+  /**
+   * Set once the tool's run settled (its outcome is being written): task events no longer abort it. Its own
+   * outcome's write is such an event, and would otherwise reach the tool as a `lease_lost` "ended elsewhere".
+   */
+  settled = false;
 
   constructor(owner: string, taskId: string, tool: RegisteredTool) {
     super();
@@ -23,6 +28,12 @@ export class RunningTool extends CallAbort {
     this.tool = tool;
   }
 }
+
+/**
+ * The reason a released call's signal aborts with, so work a tool left running stops. One instance for every call:
+ * an `Error` built per task cost a stack trace each.
+ */
+const TASK_FINISHED = new Error('Task finished');
 
 /**
  * The calls a supervisor runs, from their start until they are released, and the task events that abort them: a
@@ -101,7 +112,7 @@ export class RunningTools {
     call.state = 'released';
     this.#starting.delete(call);
     this.unlisten(call);
-    call.abort(new Error('Task finished'));
+    call.abort(TASK_FINISHED);
     if (this.#count === 0) this.#onDrained?.();
   }
 
@@ -143,6 +154,7 @@ export class RunningTools {
 
   /** A change to a running task, from this or another instance: cancel, expiry or a lease taken over abort it. */
   #onEvent(call: RunningTool, event: TaskEvent): void {
+    if (call.settled) return;
     if (event.type === 'expired') {
       call.abort(new TaskAbortError('expired', 'Task expired'));
     } else if (event.record.status === 'cancelled') {

@@ -224,6 +224,7 @@ export class ToolSupervisor {
   }
 
   async #finish(call: RunningTool, outcome: ToolOutcome): Promise<void> {
+    call.settled = true;
     try {
       await this.#outcomes.write(call, outcome);
     } finally {

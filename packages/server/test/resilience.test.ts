@@ -94,6 +94,33 @@ describe('close({ graceMs })', () => {
   });
 });
 
+describe('a finished tool', () => {
+  it("has its signal aborted with 'Task finished' once released, not with a task-event reason for its own outcome", async () => {
+    const made = new McpServer({ serverInfo: { name: 'finishing', version: '1' } });
+    cleanups.push(() => made.close());
+    const reasons: unknown[] = [];
+    made.tool({
+      name: 'quick',
+      description: 'Watches its signal, then completes',
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        ctx.signal.addEventListener('abort', () => reasons.push(ctx.signal.reason));
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    });
+    const client = new Loopback(made);
+    for (let i = 0; i < 2; i++) {
+      const taskId = expectCreateTask(await client.call('quick'));
+      expect(await client.waitForTerminal(taskId)).toMatchObject({ status: 'completed' });
+    }
+    await vi.waitFor(() => expect(reasons).toHaveLength(2));
+    for (const reason of reasons) {
+      expect(isTaskAbort(reason)).toBe(false);
+      expect(reason).toEqual(new Error('Task finished'));
+    }
+  });
+});
+
 describe('one input API', () => {
   function askingServer() {
     const made = server('asking', { immediateResultMs: 60_000 });
