@@ -81,15 +81,13 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
     },
   };
 
+  const clock = options.clock;
   const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      const timer = new AbortController();
-      let slept = false;
+      let cancelTimer: () => void = () => undefined;
       const settle = (): void => {
         wake = undefined;
-        // Only a sleep still running is cut short, and with a shared reason: `abort()` without one builds a
-        // DOMException, stack trace included, and a client waiting on 1,000 tasks settles a wait per notification.
-        if (!slept) timer.abort(WOKEN);
+        cancelTimer();
         off();
       };
       const done = (): void => {
@@ -102,13 +100,7 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
         reject(signal.reason);
       });
       wake = done;
-      options.clock.sleep(ms, timer.signal).then(
-        () => {
-          slept = true;
-          done();
-        },
-        () => undefined,
-      );
+      cancelTimer = clock.timer === undefined ? sleepTimer(clock, ms, done) : clock.timer(ms, done);
     });
 
   const observer: TaskObserver = {
@@ -126,4 +118,24 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
     },
   };
   return { observer, feed };
+}
+
+/**
+ * A cancellable timer made of `clock.sleep`, for a clock without `timer`: an `AbortController` per timer. Only a
+ * sleep still running is cut short, and with a shared reason: `abort()` without one builds a DOMException, stack
+ * trace included, and a client waiting on 1,000 tasks settles a wait per notification.
+ */
+function sleepTimer(clock: Clock, ms: number, callback: () => void): () => void {
+  const timer = new AbortController();
+  let slept = false;
+  clock.sleep(ms, timer.signal).then(
+    () => {
+      slept = true;
+      callback();
+    },
+    () => undefined,
+  );
+  return () => {
+    if (!slept) timer.abort(WOKEN);
+  };
 }
