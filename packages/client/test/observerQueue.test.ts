@@ -10,13 +10,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const state = (status: DetailedTask['status']): DetailedTask => ({
-  taskId: 't1',
-  status,
-  createdAt: '2026-01-01T00:00:00Z',
-  lastUpdatedAt: '2026-01-01T00:00:00Z',
-  ttlMs: null,
-});
+const times = { taskId: 't1', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttlMs: null };
+const working: DetailedTask = { ...times, status: 'working' };
+const completed: DetailedTask = { ...times, status: 'completed', result: { content: [] } };
 
 /** The system clock as a caller's own clock would be: `now` and `sleep` only, no `timer`. */
 const sleepOnlyClock: Clock = { now: () => systemClock.now(), sleep: (ms, signal) => systemClock.sleep(ms, signal) };
@@ -26,7 +22,7 @@ describe.each([
   ['a clock with sleep only', sleepOnlyClock],
 ])('queuedObserver waits with %s', (_name, clock) => {
   function observer() {
-    const poll = vi.fn(async () => state('working'));
+    const poll = vi.fn(async () => working);
     const made = queuedObserver({ poll, clock, safetyPollMs: 60_000, onClose: () => undefined, catchUp: 'now' });
     return { ...made, poll };
   }
@@ -35,7 +31,7 @@ describe.each([
     const { observer: o, feed, poll } = observer();
     const next = o.next(5_000, new AbortController().signal);
     await vi.advanceTimersByTimeAsync(1_000);
-    feed.state(state('completed'));
+    feed.state(completed);
     await expect(next).resolves.toMatchObject({ status: 'completed' });
     await vi.advanceTimersByTimeAsync(0);
     expect(vi.getTimerCount()).toBe(0);

@@ -10,11 +10,13 @@ describe('onAbort', () => {
     warnings.length = 0;
   });
 
-  it('calls every listener once, in the order added, through one listener on the signal', () => {
+  it('calls every listener once, in the order added, through at most two listeners on the signal', () => {
     const controller = new AbortController();
     const calls: number[] = [];
-    for (let i = 0; i < 50; i++) onAbort(controller.signal, () => calls.push(i));
+    onAbort(controller.signal, () => calls.push(0));
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    for (let i = 1; i < 50; i++) onAbort(controller.signal, () => calls.push(i));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(2);
     controller.abort();
     controller.abort();
     expect(calls).toEqual(Array.from({ length: 50 }, (_, i) => i));
@@ -36,22 +38,25 @@ describe('onAbort', () => {
     expect(calls).toEqual(['b']);
   });
 
-  it('adds the same function once, and calls nothing for a signal that already aborted', () => {
+  it('calls nothing for a signal that already aborted, and takes a removed first listener off the signal', () => {
     const controller = new AbortController();
     let calls = 0;
-    const listener = () => calls++;
-    onAbort(controller.signal, listener);
-    onAbort(controller.signal, listener);
+    const off = onAbort(controller.signal, () => calls++);
+    off();
+    off();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    onAbort(controller.signal, () => calls++);
     controller.abort();
     expect(calls).toBe(1);
-    onAbort(controller.signal, listener);
-    onAbort(AbortSignal.abort(), listener);
+    onAbort(controller.signal, () => calls++);
+    onAbort(AbortSignal.abort(), () => calls++);
     expect(calls).toBe(1);
   });
 
   it('runs the other listeners when one throws, and rethrows its error on a later microtask', async () => {
     const controller = new AbortController();
     const calls: string[] = [];
+    onAbort(controller.signal, () => calls.push('first'));
     onAbort(controller.signal, () => {
       throw new Error('listener failed');
     });
@@ -72,7 +77,7 @@ describe('onAbort', () => {
     } finally {
       globalThis.queueMicrotask = original;
     }
-    expect(calls).toEqual(['after']);
+    expect(calls).toEqual(['first', 'after']);
     expect(rethrown).toEqual([new Error('listener failed')]);
   });
 
