@@ -13,8 +13,15 @@ const OWNER = 'perf-guard';
 const TTL_MS = 3_600_000;
 const CONTEXT = { notify() {}, signal: new AbortController().signal };
 
+/**
+ * A day-long lease: the runtime's lease keeper ticks on real time (every third of `leaseMs`, 10 s by default) and
+ * sweeps with `Date.now()`, against which every record of the frozen-clock store looks long expired. A tick during a
+ * slow callgrind run deleted a step's task (a flaky "task not found") and put a lease renewal into a segment.
+ */
+const TASKS = { pollIntervalMs: 1000, maxTasksPerPrincipal: 20_000, leaseMs: 86_400_000 };
+
 function createServer() {
-  return createRuntime({ taskStore: deterministicStore() });
+  return createRuntime({ taskStore: deterministicStore(), tasks: TASKS });
 }
 
 function expectResult(response, what) {
