@@ -1,4 +1,4 @@
-import type { LegacyProtocolVersion, PeerSession, TransportNotification } from '@mcp-tasks/protocol';
+import { type LegacyProtocolVersion, onAbort, type PeerSession, type TransportNotification } from '@mcp-tasks/protocol';
 import { invalidParams } from './errors.js';
 import type { JsonObject } from './jsonRpc.js';
 import type { ListKind } from './listenHub.js';
@@ -24,7 +24,8 @@ export interface LegacySessionState {
 
 interface Entry {
   state: LegacySessionState;
-  readonly onClose: () => void;
+  /** Removes the session-closed listener that drops this entry. */
+  readonly offClose: () => void;
 }
 
 /**
@@ -62,9 +63,7 @@ export class LegacySessions {
       if (oldest === undefined) break;
       this.#drop(oldest);
     }
-    const onClose = () => this.#drop(session.id);
-    this.#entries.set(session.id, { state, onClose });
-    session.closed.addEventListener('abort', onClose, { once: true });
+    this.#entries.set(session.id, { state, offClose: onAbort(session.closed, () => this.#drop(session.id)) });
   }
 
   /** Drops every state (server shutdown). */
@@ -104,6 +103,6 @@ export class LegacySessions {
     const entry = this.#entries.get(id);
     if (entry === undefined) return;
     this.#entries.delete(id);
-    entry.state.session.closed.removeEventListener('abort', entry.onClose);
+    entry.offClose();
   }
 }

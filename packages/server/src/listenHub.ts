@@ -1,4 +1,4 @@
-import { META, type TransportNotification, type TransportRequestId, withFields } from '@mcp-tasks/protocol';
+import { META, onAbort, type TransportNotification, type TransportRequestId, withFields } from '@mcp-tasks/protocol';
 import type { TaskOperations, Unsubscribe } from '@mcp-tasks/task-store';
 import { declaresTasks, TASKS_REQUIRED_CAPABILITIES } from './capabilities.js';
 import { invalidParams, missingCapability } from './errors.js';
@@ -165,10 +165,9 @@ function hasStandingSubscription(filter: ListenFilter): boolean {
 /** Resolves once `ended` resolves or `signal` (the request's own) aborts, leaving no listener behind. */
 function untilEndedOrAborted(ended: Promise<void>, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
-  let onAbort!: () => void;
+  let off!: () => void;
   const aborted = new Promise<void>((resolve) => {
-    onAbort = resolve;
-    signal.addEventListener('abort', onAbort, { once: true });
+    off = onAbort(signal, resolve);
   });
-  return Promise.race([ended, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  return Promise.race([ended, aborted]).finally(off);
 }

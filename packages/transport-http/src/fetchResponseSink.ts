@@ -1,4 +1,4 @@
-import { withFields } from '@mcp-tasks/protocol';
+import { onAbort, withFields } from '@mcp-tasks/protocol';
 import { ClientWatch } from './clientWatch.js';
 import type { OpenResponse, ResponseSink } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
@@ -69,7 +69,7 @@ export class FetchResponseSink extends ClientWatch implements ResponseSink {
   protected startWatching(): void {
     const signal = (this.#request as Request).signal;
     if (signal.aborted) this.#clientGone();
-    else signal.addEventListener('abort', () => this.#clientGone(), { once: true });
+    else onAbort(signal, () => this.#clientGone());
   }
 
   #clientGone(): void {
