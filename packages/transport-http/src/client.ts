@@ -5,6 +5,7 @@
  * @module @mcp-tasks/transport-http/client
  */
 
+export type { FetchLike, HeaderSource } from './httpChannel.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
 export { readSseEvents } from './readSseEvents.js';
 export type { HttpReconnectOptions } from './reconnectPolicy.js';

@@ -5,12 +5,18 @@ export type HeaderSource =
   | Readonly<Record<string, string>>
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
+/**
+ * The part of `fetch` the client transport uses: a URL string and an init with a method, headers, a string body
+ * and a signal. The global `fetch` is one; {@link nodeHttpFetch} is another.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
 /** What every HTTP exchange of a client transport shares: the endpoint, credentials and extra headers. */
 export interface HttpChannelOptions {
   readonly url: string | URL;
   readonly token?: string | (() => string | undefined | Promise<string | undefined>);
   readonly headers?: HeaderSource;
-  readonly fetch?: typeof fetch;
+  readonly fetch?: FetchLike | undefined;
 }
 
 /** One HTTP exchange: its method, the headers on top of the shared ones, and the body. */
@@ -29,7 +35,7 @@ export interface HttpCall {
 export class HttpChannel {
   readonly url: string;
   readonly #options: HttpChannelOptions;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: FetchLike;
   readonly #inFlight = new Set<AbortController>();
   #closed: TransportError | undefined;
 

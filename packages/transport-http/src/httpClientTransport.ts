@@ -14,7 +14,7 @@ import {
   withFields,
 } from '@mcp-tasks/protocol';
 import { CloseSignal } from '@mcp-tasks/transport-kit';
-import { type HeaderSource, HttpChannel } from './httpChannel.js';
+import { type FetchLike, type HeaderSource, HttpChannel } from './httpChannel.js';
 import { LegacySession } from './legacySession.js';
 import { isResponseTo, readJsonReply } from './readJsonReply.js';
 import { readSseEvents } from './readSseEvents.js';
@@ -30,8 +30,11 @@ export interface HttpClientTransportOptions {
   readonly token?: string | (() => string | undefined | Promise<string | undefined>);
   /** Extra headers for every request (or a function producing them per request). They cannot override MCP headers. */
   readonly headers?: HeaderSource;
-  /** The fetch to use. Default: the global `fetch`. */
-  readonly fetch?: typeof fetch;
+  /**
+   * The fetch to use. Default: the global `fetch`, which runs everywhere. On Node, `nodeHttpFetch()` (from
+   * `@mcp-tasks/transport-http`) costs the client about a quarter less CPU per request and far less garbage (see its documentation).
+   */
+  readonly fetch?: FetchLike | undefined;
   /**
    * Receives a message per tool dropped from `tools/list` for an invalid `x-mcp-header`, per peer handler that
    * failed (its server request is answered `-32603`), and per response to a server request that could not be

@@ -17,10 +17,12 @@ export {
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export type { FetchLike, HeaderSource } from './httpChannel.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
+export { type NodeHttpFetch, type NodeHttpFetchOptions, nodeHttpFetch } from './nodeHttpFetch.js';
 export { readSseEvents } from './readSseEvents.js';
 export type { HttpReconnectOptions } from './reconnectPolicy.js';
 export { mcpNameField } from './routingHeaders.js';

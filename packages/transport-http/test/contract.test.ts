@@ -2,23 +2,29 @@
 import { LATEST_PROTOCOL_VERSION, META } from '@mcp-tasks/protocol';
 import { describeTransportContract, MessageQueue, type RawChannel } from '@mcp-tasks/transport-kit/testing';
 import { HttpClientTransport } from '../src/client.js';
+import { nodeHttpFetch } from '../src/nodeHttpFetch.js';
 import { listen } from '../src/server.js';
 
 // No dropServer: every HTTP request is its own exchange, so the client has no connection whose loss it could see.
-describeTransportContract('Streamable HTTP', {
-  start: async (handler) => {
-    const server = await listen(handler, { port: 0, host: '127.0.0.1' });
-    const client = new HttpClientTransport({ url: server.url });
-    return {
-      client,
-      openRaw: async () => rawHttp(server.url),
-      close: async () => {
-        await client.close();
-        await server.close();
-      },
-    };
-  },
-});
+// Run twice: on the global fetch (the default) and on nodeHttpFetch.
+for (const fetchName of ['global fetch', 'nodeHttpFetch'] as const) {
+  describeTransportContract(`Streamable HTTP (${fetchName})`, {
+    start: async (handler) => {
+      const server = await listen(handler, { port: 0, host: '127.0.0.1' });
+      const viaNode = fetchName === 'nodeHttpFetch' ? nodeHttpFetch() : undefined;
+      const client = new HttpClientTransport({ url: server.url, fetch: viaNode });
+      return {
+        client,
+        openRaw: async () => rawHttp(server.url),
+        close: async () => {
+          await client.close();
+          viaNode?.close();
+          await server.close();
+        },
+      };
+    },
+  });
+}
 
 /** Each frame is its own POST; a well-formed request gets the routing headers the server requires of it. */
 function rawHttp(url: URL): RawChannel {

@@ -132,8 +132,10 @@ export async function latencyCase(ctx) {
     } finally {
       await raw.stop();
     }
-    rows.push(await latencyInFlightRow(ctx));
-    ctx.progress(rows.at(-1));
+    for (const overNode of [true, false]) {
+      rows.push(await latencyInFlightRow(ctx, { overNode }));
+      ctx.progress(rows.at(-1));
+    }
     return rows;
   } finally {
     await server.stop();
