@@ -44,6 +44,8 @@ export interface NodeHttpFetch extends FetchLike {
  *   `cause` is the socket error (`ECONNREFUSED`, `ECONNRESET`…), the shape the global fetch uses.
  * - Redirects are not followed: a 3xx is the response (the transport reports it as `http_status`). No
  *   `Accept-Encoding` is sent, so the server does not compress.
+ * - No timeouts of its own (the global fetch ends a response after 300 s without headers or body bytes): bound a
+ *   call with its signal, as the client's `callTool(…, { signal: AbortSignal.timeout(ms) })` does.
  */
 export function nodeHttpFetch(options: NodeHttpFetchOptions = {}): NodeHttpFetch {
   const ownHttp = options.httpAgent === undefined ? new http.Agent({ keepAlive: true }) : undefined;
@@ -98,7 +100,10 @@ function send(request: RequestFunction, url: URL, init: RequestInit, agent: http
     });
     req.once('response', (res) => {
       const response = toResponse(res, method, off);
-      onAbortResponse = (reason) => res.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+      onAbortResponse = (reason) => {
+        // A finished response has nothing left to end (and its socket may already serve another request).
+        if (!res.complete) res.destroy(reason instanceof Error ? reason : new Error(String(reason)));
+      };
       resolve(response);
     });
     req.end(body);
@@ -139,6 +144,8 @@ function toResponse(res: http.IncomingMessage, method: string, done: (() => void
   const status = res.statusCode ?? 0;
   const init = { status, statusText: res.statusMessage ?? '', headers };
   if (NULL_BODY.has(status) || method === 'HEAD') {
+    // Nobody reads this response: a connection lost now is nobody's error (and must not be an unhandled one).
+    res.on('error', () => undefined);
     res.resume(); // drain, so the socket goes back to the pool
     return new Response(null, init);
   }
