@@ -1,20 +1,18 @@
 // Our client (@mcp-tasks/client) against the official SDK's server (@modelcontextprotocol/server 2.x, 2026-07-28
 // only), over Streamable HTTP and stdio: discover, list tools, call a synchronous tool, get a prompt, read a resource.
 import { ProtocolError } from '@mcp-tasks/protocol';
-import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
 import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
 import { describe, expect, it } from 'vitest';
 import { startOfficialHttpServer } from './fixtures/officialHttpServer.mjs';
 import { OFFICIAL_SERVER_INFO, README_TEXT, README_URI } from './fixtures/officialServer.mjs';
 import { type Connect, ourClientPerSuite } from './helpers/ourClient.js';
+import { httpTransportTo } from './helpers/overHttp.js';
 import { fixturePath } from './helpers/paths.js';
 
 const overHttp =
-  (responseMode: 'auto' | 'sse'): Connect =>
-  async () => {
-    const server = await startOfficialHttpServer({ responseMode });
-    return { transport: new HttpClientTransport({ url: server.url }), stop: server.close };
-  };
+  (responseMode: 'auto' | 'sse', onNode = false): Connect =>
+  async () =>
+    httpTransportTo(await startOfficialHttpServer({ responseMode }), onNode);
 
 const overStdio: Connect = async () => ({
   transport: await StdioClientTransport.spawn({
@@ -27,6 +25,7 @@ const overStdio: Connect = async () => ({
 describe.each([
   ['Streamable HTTP', overHttp('auto')],
   ['Streamable HTTP with every response as SSE', overHttp('sse')],
+  ['Streamable HTTP with every response as SSE, on nodeHttpFetch', overHttp('sse', true)],
   ['stdio', overStdio],
 ])('our McpClient -> official server over %s', (_name, connect) => {
   const ours = ourClientPerSuite(connect);

@@ -10,13 +10,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { startV1HttpServer } from './fixtures/sdkV1HttpServer.mjs';
 import { V1_README_TEXT, V1_README_URI, V1_SERVER_INFO } from './fixtures/sdkV1Server.mjs';
 import { CLIENT_INFO, type Connect, ourClientPerSuite } from './helpers/ourClient.js';
+import { httpTransportTo } from './helpers/overHttp.js';
 import { fixturePath } from './helpers/paths.js';
 import { rejection } from './helpers/rejection.js';
 
-const overHttp: Connect = async () => {
-  const server = await startV1HttpServer();
-  return { transport: new HttpClientTransport({ url: server.url }), stop: server.close };
-};
+const overHttp =
+  (onNode: boolean): Connect =>
+  async () =>
+    httpTransportTo(await startV1HttpServer(), onNode);
 
 const overStdio: Connect = async () => ({
   transport: await StdioClientTransport.spawn({
@@ -27,7 +28,8 @@ const overStdio: Connect = async () => ({
 });
 
 describe.each([
-  ['Streamable HTTP', overHttp],
+  ['Streamable HTTP', overHttp(false)],
+  ['Streamable HTTP on nodeHttpFetch', overHttp(true)],
   ['stdio', overStdio],
 ])('our McpClient -> SDK v1 server (1.32.2) over %s', (_name, connect) => {
   const ours = ourClientPerSuite(connect);
