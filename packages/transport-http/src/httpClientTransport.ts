@@ -32,7 +32,8 @@ export interface HttpClientTransportOptions {
   readonly headers?: HeaderSource;
   /**
    * The fetch to use. Default: the global `fetch`, which runs everywhere. On Node, `nodeHttpFetch()` (from
-   * `@mcp-tasks/transport-http`) costs the client about a quarter less CPU per request and far less garbage (see its documentation).
+   * `@mcp-tasks/transport-http`) costs the client about a quarter less CPU per request and far less garbage (see
+   * its documentation).
    */
   readonly fetch?: FetchLike | undefined;
   /**

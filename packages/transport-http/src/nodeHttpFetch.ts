@@ -48,10 +48,8 @@ export interface NodeHttpFetch extends FetchLike {
  *   call with its signal, as the client's `callTool(…, { signal: AbortSignal.timeout(ms) })` does.
  */
 export function nodeHttpFetch(options: NodeHttpFetchOptions = {}): NodeHttpFetch {
-  const ownHttp = options.httpAgent === undefined ? new http.Agent({ keepAlive: true }) : undefined;
-  const ownHttps = options.httpsAgent === undefined ? new https.Agent({ keepAlive: true }) : undefined;
-  const httpAgent = options.httpAgent ?? (ownHttp as http.Agent);
-  const httpsAgent = options.httpsAgent ?? (ownHttps as https.Agent);
+  const httpAgent = options.httpAgent ?? new http.Agent({ keepAlive: true });
+  const httpsAgent = options.httpsAgent ?? new https.Agent({ keepAlive: true });
   const fetchOverNode = (input: string, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(input);
     if (url.protocol === 'http:') return send(http.request, url, init, httpAgent);
@@ -60,8 +58,8 @@ export function nodeHttpFetch(options: NodeHttpFetchOptions = {}): NodeHttpFetch
   };
   return Object.assign(fetchOverNode, {
     close(): void {
-      ownHttp?.destroy();
-      ownHttps?.destroy();
+      if (httpAgent !== options.httpAgent) httpAgent.destroy();
+      if (httpsAgent !== options.httpsAgent) httpsAgent.destroy();
     },
   });
 }
