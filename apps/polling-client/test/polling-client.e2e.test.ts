@@ -188,7 +188,10 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(right.stdout).toMatch(/^checksum_data /m);
   });
 
-  it('retries for --retry-for when the server dies mid-task, then exits 4 keeping the task for resume', async () => {
+  // A server start, a task, the kill and a second of retries: 7 s at worst on a quiet machine (over ws).
+  it('retries for --retry-for when the server dies mid-task, then exits 4 keeping the task for resume', {
+    timeout: 60_000,
+  }, async () => {
     const own = kind === 'stdio' ? server : await startServer(kind);
     const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal, '--retry-for', '1']);
     await running.waitFor(WORKING_LINE);
@@ -215,7 +218,11 @@ describe('--json: stdout is exactly one JSON document for every command, failure
   };
   const failure = (exitCode: number) => ({ error: { message: expect.any(String), exitCode } });
 
-  it('tools, call, call --detach, status, cancel, resume, pending, and their failures', async () => {
+  // Fifteen client processes, one after another: about 7 s on a quiet machine, several times that under a loaded CI
+  // run, so the shared 30 s limit (a hang guard, not a speed check) would fail it for the machine's load alone.
+  it('tools, call, call --detach, status, cancel, resume, pending, and their failures', {
+    timeout: 120_000,
+  }, async () => {
     const http = await startServer('http');
     const on = [...http.flags, '--journal', journal, '--json'];
     const run = async (args: string[], code: number) => {
