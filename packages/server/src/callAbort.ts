@@ -81,6 +81,12 @@ export class CallAbort implements AbortSource {
     }
   }
 
+  /**
+   * The call made on it ended. A task call's abort is ended by its supervisor (which aborts it), so this is a no-op
+   * here; the abort that follows a request's signal stops following it (see {@link callAbortOf}).
+   */
+  release(): void {}
+
   /** Removes `listener` (once, if added several times); a no-op when it is not there. */
   offAbort(listener: AbortListener): void {
     const current = this.#listeners;
@@ -95,23 +101,34 @@ export class CallAbort implements AbortSource {
 /** A {@link CallAbort} that follows a request's signal: the same signal, and listeners that need none. */
 class SignalAbort extends CallAbort {
   readonly #source: AbortSource;
+  /** Removes this call's listener from the request's signal; undefined once released (or never added). */
+  #off: (() => void) | undefined;
 
   constructor(source: AbortSource) {
     super();
     this.#source = source;
     const { signal } = source;
     if (signal.aborted) this.abort(signal.reason);
-    else onAbort(signal, () => this.abort(signal.reason));
+    else this.#off = onAbort(signal, () => this.abort(signal.reason));
   }
 
   override get signal(): AbortSignal {
     return this.#source.signal;
   }
+
+  /** Stops following the request's signal: listeners added to this call are never called after it. Idempotent. */
+  override release(): void {
+    this.#off?.();
+    this.#off = undefined;
+  }
 }
 
 /**
  * The {@link CallAbort} of `source`: itself, or one following its signal (aborted with it, and handing out that same
- * signal), so every handler context offers the same listeners.
+ * signal), so every handler context offers the same listeners. Call `release()` on the latter once the call made on
+ * the request ended (its handler settled): a signal may outlive its request (a transport may hand every request its
+ * connection's signal), and the listeners of a handler that already answered must neither run when it aborts later
+ * nor stay reachable from it.
  */
 export function callAbortOf(source: AbortSource): CallAbort {
   return source instanceof CallAbort ? source : new SignalAbort(source);

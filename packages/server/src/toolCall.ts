@@ -12,6 +12,7 @@ import {
   type InputChannel,
   type MrtrInfo,
   type RequestScope,
+  releaseHandlerContext,
 } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
 import { type ArgumentsCheck, type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
@@ -77,7 +78,13 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const always = () => true;
 
   if (tool.definition.collectInput !== undefined) {
-    const marker = await tool.definition.collectInput(parsed.value as JsonObject, createHandlerContext(source(always)));
+    const collectContext = createHandlerContext(source(always));
+    let marker: InputRequired | undefined;
+    try {
+      marker = await tool.definition.collectInput(parsed.value as JsonObject, collectContext);
+    } finally {
+      releaseHandlerContext(collectContext);
+    }
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
     }
@@ -103,7 +110,9 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
 
   const replay = new ReplayInputChannel(mrtr);
   const channel = request.syncInput ?? replay;
-  const outcome = await invokeTool(tool, parsed.value, createToolContext(source(always), channel));
+  const toolContext = createToolContext(source(always), channel);
+  const outcome = await invokeTool(tool, parsed.value, toolContext);
+  releaseHandlerContext(toolContext);
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
   if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);

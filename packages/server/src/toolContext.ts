@@ -9,7 +9,7 @@ import {
   META,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
-import { type AbortSource, type CallAbort, callAbortOf } from './callAbort.js';
+import { type AbortSource, CallAbort, callAbortOf } from './callAbort.js';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
@@ -44,7 +44,9 @@ export interface RequestInfo {
    * one costs about a kilobyte of heap with a listener, which adds up for a tool that keeps tens of thousands of
    * tasks waiting. Adding one allocates nothing. A task call's abort also fires once the call has ended (its tool
    * settled and its outcome is written; the reason then says the task finished), so a listener still registered is
-   * called then and let go: removing it with {@link offAbort} is only needed to stop it earlier.
+   * called then and let go: removing it with {@link offAbort} is only needed to stop it earlier. A synchronous call's
+   * listeners (and those of `collectInput`, prompt and resource handlers) are let go uncalled once the handler
+   * settled: the request's signal may outlive it (a transport may give every request its connection's signal).
    */
   onAbort(listener: (reason: unknown) => void): void;
   /** Removes a listener added with {@link onAbort} (once, if added several times); a no-op when it is not there. */
@@ -195,6 +197,13 @@ class RequestHandlerContext implements HandlerContext {
     return abort;
   }
 
+  /** See {@link releaseHandlerContext}. */
+  static release(ctx: RequestHandlerContext): void {
+    // Only a context whose handler added a listener holds a CallAbort; most hold the request's context as it came.
+    const abort = ctx.#abort;
+    if (abort instanceof CallAbort) abort.release();
+  }
+
   /**
    * Forgets the request's notification stream unless `keepNotifying` (from now on `progress` and `log` send
    * nothing), and keeps `_meta` and the client capabilities as the interner's shared copies.
@@ -303,6 +312,16 @@ class ToolCallContext extends RequestHandlerContext implements ToolContext {
 /** Builds the context passed to prompt and resource handlers. */
 export function createHandlerContext(source: RequestScope): HandlerContext {
   return new RequestHandlerContext(source, source.mrtr.requestState);
+}
+
+/**
+ * Ends a context's hold on its request's signal once its handler settled (`CallAbort.release`): its `onAbort`
+ * listeners are let go and never called. Every context built on a request's own signal (synchronous calls,
+ * `collectInput`, prompt and resource handlers) is released by its caller; a task's context needs nothing.
+ */
+export function releaseHandlerContext(ctx: HandlerContext): void {
+  // Every context is one of ours (made by the two functions below): no `instanceof` on the path of every call.
+  RequestHandlerContext.release(ctx as RequestHandlerContext);
 }
 
 /** Builds the context passed to a tool handler; `channel` carries its questions (a task, or MRTR replay). */

@@ -95,6 +95,44 @@ describe('tool context', () => {
     expect(response).toMatchObject({ result: { content: [{ text: 'true' }] } });
   });
 
+  it('a synchronous call on a signal shared by many requests leaves nothing on it once it answered', async () => {
+    server = new McpServer({ serverInfo: { name: 'ctx', version: '1.0.0' } });
+    let heard = 0;
+    const listen = (ctx: { onAbort(listener: () => void): void }) => ctx.onAbort(() => heard++);
+    server.tool({
+      name: 'listens',
+      description: 'Listens for an abort (in collectInput too), then answers at once',
+      collectInput: (_args, ctx) => {
+        listen(ctx);
+        return undefined;
+      },
+      handler: (_args, ctx) => {
+        listen(ctx);
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    });
+    server.prompt({
+      name: 'listens',
+      handler: (_args, ctx) => {
+        listen(ctx);
+        return { messages: [] };
+      },
+    });
+    // A transport may hand every request its connection's signal (aborted when the connection closes).
+    const connection = new AbortController();
+    const context = { principal: undefined, signal: connection.signal, notify: () => undefined };
+    for (let i = 0; i < 3; i++) {
+      const response = await server.handle(request('tools/call', { name: 'listens', arguments: {} }), context);
+      expect(response).toMatchObject({ result: { content: [{ text: 'done' }] } });
+      expect(await server.handle(request('prompts/get', { name: 'listens' }), context)).toMatchObject({
+        result: { messages: [] },
+      });
+    }
+    connection.abort('connection closed');
+    // The calls ended before the abort: no listener of theirs may run (nor stay reachable from the signal).
+    expect(heard).toBe(0);
+  });
+
   it('a waiting task shares one deep-frozen _meta with the other tasks of equal _meta', async () => {
     server = new McpServer({ serverInfo: { name: 'ctx', version: '1.0.0' } });
     const metas: Array<{ meta: unknown; capabilities: unknown }> = [];
