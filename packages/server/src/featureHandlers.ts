@@ -11,7 +11,7 @@ import {
   resourceNotFound,
 } from './resourceRegistry.js';
 import type { HandlerContext, RequestScope } from './toolContext.js';
-import { createHandlerContext, releaseHandlerContext } from './toolContext.js';
+import { createHandlerContext, runInContext } from './toolContext.js';
 
 /** What prompt, resource and completion requests need from the server. */
 export interface FeatureDeps {
@@ -42,13 +42,7 @@ async function withMrtr<T extends object>(
     requestState: await readRequestState(deps.signer, fullBinding, mrtrParams),
   };
   const source = request.source(mrtr);
-  const ctx = createHandlerContext(source);
-  let value: T | InputRequired;
-  try {
-    value = await run(ctx);
-  } finally {
-    releaseHandlerContext(ctx);
-  }
+  const value = await runInContext(createHandlerContext(source), run);
   if (value instanceof InputRequired) {
     return { input: await toInputRequiredResult(value, source.envelope.clientCapabilities, deps.signer, fullBinding) };
   }

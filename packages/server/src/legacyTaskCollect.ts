@@ -5,7 +5,7 @@ import { checkInputAnswers } from './inputAnswers.js';
 import type { JsonObject } from './jsonRpc.js';
 import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import { InputRequired } from './mrtr.js';
-import { createHandlerContext, type MrtrInfo, type RequestScope, releaseHandlerContext } from './toolContext.js';
+import { createHandlerContext, type MrtrInfo, type RequestScope, runInContext } from './toolContext.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
 /** Most rounds a `collectInput` phase may ask before the call fails (a phase that never proceeds). */
@@ -27,13 +27,9 @@ export async function collectInputFromPeer(
   const collect = tool.definition.collectInput;
   if (collect === undefined) return mrtr;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const ctx = createHandlerContext({ ...scope, mrtr });
-    let marker: InputRequired | undefined;
-    try {
-      marker = await collect(args as JsonObject, ctx);
-    } finally {
-      releaseHandlerContext(ctx);
-    }
+    const marker = await runInContext(createHandlerContext({ ...scope, mrtr }), (ctx) =>
+      collect(args as JsonObject, ctx),
+    );
     if (!(marker instanceof InputRequired)) return mrtr;
     const answers: Record<string, JsonObject> = {};
     for (const [key, request] of Object.entries(marker.inputRequests ?? {})) {

@@ -13,6 +13,7 @@ import {
   type MrtrInfo,
   type RequestScope,
   releaseHandlerContext,
+  runInContext,
 } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
 import { type ArgumentsCheck, type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
@@ -78,13 +79,10 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const always = () => true;
 
   if (tool.definition.collectInput !== undefined) {
-    const collectContext = createHandlerContext(source(always));
-    let marker: InputRequired | undefined;
-    try {
-      marker = await tool.definition.collectInput(parsed.value as JsonObject, collectContext);
-    } finally {
-      releaseHandlerContext(collectContext);
-    }
+    const collect = tool.definition.collectInput;
+    const marker = await runInContext(createHandlerContext(source(always)), (ctx) =>
+      collect(parsed.value as JsonObject, ctx),
+    );
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
     }

@@ -324,6 +324,18 @@ export function releaseHandlerContext(ctx: HandlerContext): void {
   RequestHandlerContext.release(ctx as RequestHandlerContext);
 }
 
+/** Runs `run` with `ctx`, then releases the context ({@link releaseHandlerContext}) however `run` ended. */
+export async function runInContext<C extends HandlerContext, R>(
+  ctx: C,
+  run: (ctx: C) => R | Promise<R>,
+): Promise<Awaited<R>> {
+  try {
+    return await run(ctx);
+  } finally {
+    releaseHandlerContext(ctx);
+  }
+}
+
 /** Builds the context passed to a tool handler; `channel` carries its questions (a task, or MRTR replay). */
 export function createToolContext(source: RequestScope, channel: InputChannel): ToolContext {
   return new ToolCallContext(source, channel);
