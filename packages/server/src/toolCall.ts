@@ -78,8 +78,8 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   });
   const always = () => true;
 
-  if (tool.definition.collectInput !== undefined) {
-    const collect = tool.definition.collectInput;
+  const collect = tool.definition.collectInput;
+  if (collect !== undefined) {
     const marker = await runInContext(createHandlerContext(source(always)), (ctx) =>
       collect(parsed.value as JsonObject, ctx),
     );

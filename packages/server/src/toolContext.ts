@@ -320,7 +320,7 @@ export function createHandlerContext(source: RequestScope): HandlerContext {
  * `collectInput`, prompt and resource handlers) is released by its caller; a task's context needs nothing.
  */
 export function releaseHandlerContext(ctx: HandlerContext): void {
-  // Every context is one of ours (made by the two functions below): no `instanceof` on the path of every call.
+  // Every context is one of ours (made by the two functions below), so no `instanceof` check on it for every call.
   RequestHandlerContext.release(ctx as RequestHandlerContext);
 }
 

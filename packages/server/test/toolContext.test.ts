@@ -129,7 +129,7 @@ describe('tool context', () => {
       });
     }
     connection.abort('connection closed');
-    // The calls ended before the abort: no listener of theirs may run (nor stay reachable from the signal).
+    // The calls ended before the abort, so no listener of theirs may run: each was removed from the signal.
     expect(heard).toBe(0);
   });
 
