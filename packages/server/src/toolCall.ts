@@ -109,6 +109,7 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   const replay = new ReplayInputChannel(mrtr);
   const channel = request.syncInput ?? replay;
   const toolContext = createToolContext(source(always), channel);
+  // Not `runInContext`: `invokeTool` never rejects, and this path, every synchronous call's, takes no closure.
   const outcome = await invokeTool(tool, parsed.value, toolContext);
   releaseHandlerContext(toolContext);
   // A question the client has not answered yet ends the run, however the handler ended it.
