@@ -2,11 +2,12 @@
 import { LegacyTaskSchema, RELATED_TASK_META_KEY } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { collectInputFromPeer } from '../src/legacyTaskCollect.js';
 import { LEGACY_TASK_WIRE } from '../src/legacyTaskWire.js';
 import { TaskMethods } from '../src/taskMethods.js';
 import { TaskRuntime } from '../src/taskRuntime.js';
 import { registerTool } from '../src/toolRegistry.js';
-import { legacyFixture } from './legacyTaskSetup.js';
+import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 const ACCEPT = { action: 'accept', content: { ok: true } };
 
@@ -184,5 +185,50 @@ describe('collectInput on the 2025-11-25 task path', () => {
     expect(await f.route('tasks/result', { taskId: task.taskId })).toMatchObject({
       content: [{ type: 'text', text: '{"name":"Ada"} {"round":1}' }],
     });
+  });
+
+  it("lets go of each round's onAbort listeners once the round settled, on a signal shared by many requests", async () => {
+    let heard = 0;
+    const tool = registerTool({
+      name: 'collects_listening',
+      description: 'Listens for an abort in every collectInput round, and asks once',
+      taskSupport: 'required',
+      collectInput: (_args, ctx) => {
+        ctx.onAbort(() => heard++);
+        return ctx.inputResponses.name === undefined
+          ? ctx.inputRequired({
+              inputRequests: {
+                name: {
+                  method: 'elicitation/create',
+                  params: { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+                },
+              },
+            })
+          : undefined;
+      },
+      handler: () => ({ content: [] }),
+    });
+    // A transport may hand every request its connection's signal (aborted when the connection closes).
+    const connection = new AbortController();
+    const scope = {
+      principal: undefined,
+      envelope: ENVELOPE,
+      abort: { signal: connection.signal },
+      notify: () => undefined,
+      streaming: () => true,
+    };
+    let rounds = 0;
+    const ask = async () => {
+      rounds++;
+      return { action: 'accept', content: { name: 'Ada' } };
+    };
+    for (let i = 0; i < 3; i++) {
+      const mrtr = await collectInputFromPeer(tool, {}, scope, ask);
+      expect(mrtr.inputResponses.name).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    }
+    expect(rounds).toBe(3);
+    connection.abort('connection closed');
+    // Six rounds each added a listener and ended before the abort: none of them may run.
+    expect(heard).toBe(0);
   });
 });
