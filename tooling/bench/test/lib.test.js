@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requestTemplate } from '../src/clients/closedLoop.js';
 import { httpHeaders, tasksGet } from '../src/lib/messages.js';
-import { warmUpUntilSteady } from '../src/lib/pairedRuns.js';
+import { pairedRuns, warmUpUntilSteady } from '../src/lib/pairedRuns.js';
 import { goalMet, markdownTable } from '../src/lib/report.js';
 import { formatRate, percentile, summarize } from '../src/lib/stats.js';
 
@@ -58,6 +58,17 @@ describe('report', () => {
     assert.match(table[3], /\*\*no\*\*/);
   });
 
+  it('shows the cores each side kept busy next to its CPU per operation', () => {
+    const row = {
+      ...paired,
+      cpuPerOp: { ours: summarize([40, 42]), baseline: summarize([450, 452]) },
+      cores: { ours: summarize([1, 1.01]), baseline: summarize([1.12, 1.14]) },
+    };
+    assert.match(markdownTable([row]).split('\n')[2], /\| 41 \/ 451 \(cores 1\.00 \/ 1\.13\) \|/);
+    const withoutCores = markdownTable([{ ...row, cores: undefined }]).split('\n')[2];
+    assert.match(withoutCores, /\| 41 \/ 451 \|/);
+  });
+
   it('shows the load average around the case next to the CPU per operation', () => {
     const row = { ...paired, load: { before: [3.5, 2, 1], after: [4.25, 2, 1] } };
     const [, , line] = markdownTable([row, paired]).split('\n');
@@ -101,5 +112,23 @@ describe('warmUpUntilSteady', () => {
     assert.equal(await warmUpUntilSteady(runner([5, 5, 5, 5]).warmUp, 'ours', 10), 3);
     assert.equal(await warmUpUntilSteady(runner([1, 2, 4, 8, 16, 32]).warmUp, 'ours', 4), 4);
     assert.equal(await warmUpUntilSteady(runner([1]).warmUp, 'ours', 1), 1);
+  });
+});
+
+describe('pairedRuns', () => {
+  it('gives the ratio of the medians and how many cores each side kept busy', async () => {
+    // Ours: 25k ops/s at 40 µs each (1.00 core); the baseline 2.5k ops/s at 450 µs each (1.125 cores).
+    const sides = { ours: { rate: 25_000, cpuPerOp: 40 }, baseline: { rate: 2_500, cpuPerOp: 450 } };
+    const result = await pairedRuns({ reps: 3, warmUp: async () => 1, measure: async (side) => sides[side] });
+    assert.equal(result.ratio.median, 10);
+    assert.equal(result.cpuPerOp.baseline.median, 450);
+    assert.equal(result.cores.ours.median, 1);
+    assert.equal(result.cores.baseline.median, 1.125);
+  });
+
+  it('has no CPU figures for a side that reports none', async () => {
+    const result = await pairedRuns({ reps: 1, warmUp: async () => 1, measure: async () => ({ rate: 5 }) });
+    assert.equal(result.cpuPerOp.ours, undefined);
+    assert.equal(result.cores.baseline, undefined);
   });
 });

@@ -30,8 +30,10 @@ export async function warmUpUntilSteady(warmUp, side, maxRuns) {
  * Measures `ours` against `baseline` side by side: each warmed up until it stops getting faster (at most
  * `maxWarmUps` runs of `warmUp(side)`, which resolves with its rate; see {@link warmUpUntilSteady}), then `reps`
  * repetitions with the order of the two alternating, so drift over the run hits both equally. `measure(side)`
- * returns `{ rate, cpuPerOp? }` (rate in operations/s, higher is better). The ratio is the median of the
- * per-repetition ratios ours/baseline; `warmUpRuns` says how many warm-up runs each side took.
+ * returns `{ rate, cpuPerOp? }` (rate in operations/s, higher is better; CPU in µs per operation). The ratio is
+ * the median of the per-repetition ratios ours/baseline; `cpuPerOp` and `cores` (the CPU per operation times the
+ * rate: how many cores the side kept busy) summarize each side's runs that reported CPU; `warmUpRuns` says how many
+ * warm-up runs each side took.
  */
 export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
   const warmUpRuns = {
@@ -45,15 +47,20 @@ export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
     for (const side of order) runs[side].push(await measure(side));
     ratios.push(runs.ours[rep].rate / runs.baseline[rep].rate);
   }
-  const cpu = (side) => {
-    const values = runs[side].map((run) => run.cpuPerOp).filter((value) => value !== undefined);
+  const summaryOf = (side, figure) => {
+    const values = runs[side].map(figure).filter((value) => value !== undefined);
     return values.length === 0 ? undefined : summarize(values);
   };
+  const cpu = (run) => run.cpuPerOp;
+  // CPU time over wall time. Above 1 the side ran on more than one core (V8's helper threads), which throughput
+  // rewards and CPU per operation does not show.
+  const cores = (run) => (run.cpuPerOp === undefined ? undefined : (run.cpuPerOp * run.rate) / 1e6);
   return {
     ours: summarize(runs.ours.map((run) => run.rate)),
     baseline: summarize(runs.baseline.map((run) => run.rate)),
     ratio: summarize(ratios),
-    cpuPerOp: { ours: cpu('ours'), baseline: cpu('baseline') },
+    cpuPerOp: { ours: summaryOf('ours', cpu), baseline: summaryOf('baseline', cpu) },
+    cores: { ours: summaryOf('ours', cores), baseline: summaryOf('baseline', cores) },
     extra: { ours: runs.ours, baseline: runs.baseline },
     warmUpRuns,
   };

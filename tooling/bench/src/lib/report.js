@@ -57,6 +57,12 @@ function loadText(load) {
   return load === undefined ? '—' : `${load.before[0].toFixed(2)} → ${load.after[0].toFixed(2)}`;
 }
 
+/** How many cores each side kept busy, when both are known: throughput and CPU per operation differ by this. */
+function coresText(cores) {
+  if (cores?.ours === undefined || cores.baseline === undefined) return '';
+  return ` (cores ${cores.ours.median.toFixed(2)} / ${cores.baseline.median.toFixed(2)})`;
+}
+
 /** The markdown table: median (min–max) of each side, the ratio, the goal and whether it was met. */
 export function markdownTable(rows) {
   const lines = [
@@ -66,7 +72,7 @@ export function markdownTable(rows) {
   for (const row of rows) {
     const met = goalMet(row);
     const cpu = row.cpuPerOp?.ours
-      ? `${row.cpuPerOp.ours.median.toFixed(0)} / ${row.cpuPerOp.baseline?.median.toFixed(0) ?? '—'}`
+      ? `${row.cpuPerOp.ours.median.toFixed(0)} / ${row.cpuPerOp.baseline?.median.toFixed(0) ?? '—'}${coresText(row.cores)}`
       : '—';
     const unit = row.unit ? ` ${row.unit}` : '';
     lines.push(
