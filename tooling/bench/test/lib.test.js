@@ -116,7 +116,7 @@ describe('warmUpUntilSteady', () => {
 });
 
 describe('pairedRuns', () => {
-  it('gives the ratio of the medians and how many cores each side kept busy', async () => {
+  it('gives the median of the per-repetition ratios and how many cores each side kept busy', async () => {
     // Ours: 25k ops/s at 40 µs each (1.00 core); the baseline 2.5k ops/s at 450 µs each (1.125 cores).
     const sides = { ours: { rate: 25_000, cpuPerOp: 40 }, baseline: { rate: 2_500, cpuPerOp: 450 } };
     const result = await pairedRuns({ reps: 3, warmUp: async () => 1, measure: async (side) => sides[side] });
