@@ -10,13 +10,14 @@ import {
   type Implementation,
   type InitializeResult,
   LATEST_LEGACY_PROTOCOL_VERSION,
-  type LegacyClientCapabilities,
   type LegacyProtocolVersion,
-  onAbort,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
-import { LegacySession } from './legacySession.js';
+import { type LegacyParts, LegacySession } from './era-2025/index.js';
+import { UnsupportedInEraError } from './errors.js';
+import type { CallToolOptions, StartToolResult } from './mcpClientOptions.js';
+import { raceAbort } from './raceAbort.js';
 import { normaliseCacheHints } from './resultCache.js';
 import type { RawResult, RpcClient } from './rpcClient.js';
 import { eraOfProbe, isSessionLost, pinnedLegacyVersion, type VersionNegotiation } from './versionNegotiation.js';
@@ -55,12 +56,11 @@ export interface EraConnectionOptions {
   readonly transport: ClientTransport;
   readonly clientInfo: Implementation;
   readonly modernCapabilities: ClientCapabilities;
-  readonly legacyCapabilities: (version: string) => LegacyClientCapabilities;
+  /** The 2025 era's parts: what `initialize` declares, how its `tools/call` runs, what a session end forgets. */
+  readonly legacy: Pick<LegacyParts, 'capabilities' | 'toolCalls' | 'onSessionEnd'>;
   /** How long the probe may go unanswered before the server counts as 2025-era. */
   readonly probeTimeoutMs: number;
   readonly clock: Clock;
-  /** Called when a 2025-era session is found gone, before a new one is negotiated. */
-  readonly onSessionEnd?: (() => void) | undefined;
 }
 
 /** Options of one routed request. */
@@ -87,6 +87,13 @@ export class EraConnection {
   /** The session, once a 2025-era one is established. */
   get legacy(): LegacySession | undefined {
     return this.#connected?.era === 'legacy' ? this.#connected.session : undefined;
+  }
+
+  /**
+   * The protocol version in use: the one a 2025-era session negotiated, else the one 2026-07-28 requests declare.
+   */
+  get protocolVersion(): string {
+    return this.legacy?.protocolVersion ?? this.#options.rpc.protocolVersion;
   }
 
   /** Negotiates if nothing is known yet and describes the outcome. `signal` only stops waiting for it. */
@@ -125,6 +132,32 @@ export class EraConnection {
     }
   }
 
+  /**
+   * Runs `tools/call` in the negotiated era: `modern()` for 2026-07-28; in a 2025-era session the call runs to its
+   * end there, because a 2025-era task belongs to the session and cannot be followed later.
+   */
+  async startTool(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: CallToolOptions,
+    modern: () => Promise<StartToolResult>,
+  ): Promise<StartToolResult> {
+    const connected = await this.#connect(options.signal);
+    if (connected.era === 'modern') return modern();
+    // The session was found gone meanwhile: negotiate again.
+    if (this.#connected !== connected) return this.startTool(name, args, options, modern);
+    return {
+      kind: 'complete',
+      result: await this.#options.legacy.toolCalls.call(connected.session, name, args, options),
+    };
+  }
+
+  /** Rejects with `UnsupportedInEraError` when the negotiated era has no `operation` (2025-era sessions). */
+  async requireModern(operation: string, signal: AbortSignal | undefined): Promise<void> {
+    const connection = await this.connect(signal);
+    if (connection.era === 'legacy') throw new UnsupportedInEraError(operation, connection.protocolVersion);
+  }
+
   #connect(signal: AbortSignal | undefined): Promise<Connected> {
     if (this.#pending === undefined) {
       const pending = this.#negotiate().then(
@@ -146,7 +179,7 @@ export class EraConnection {
     if (this.#connected !== connected) return;
     this.#connected = undefined;
     this.#pending = undefined;
-    this.#options.onSessionEnd?.();
+    this.#options.legacy.onSessionEnd();
   }
 
   async #negotiate(): Promise<Connected> {
@@ -190,25 +223,15 @@ export class EraConnection {
   }
 
   async #initialize(version: LegacyProtocolVersion, exact: boolean): Promise<Connected> {
-    const { rpc, transport, clientInfo, legacyCapabilities } = this.#options;
+    const { rpc, transport, clientInfo, legacy } = this.#options;
     const session = await LegacySession.open({
       rpc,
       transport,
       clientInfo,
       version,
       exact,
-      capabilities: legacyCapabilities,
+      capabilities: legacy.capabilities,
     });
     return { era: 'legacy', session };
   }
-}
-
-/** Waits for `promise` unless `signal` aborts first (then rejects with its reason); the work itself goes on. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const off = onAbort(signal, () => reject(signal.reason));
-    promise.then(resolve, reject).finally(off);
-  });
 }

@@ -1,16 +1,15 @@
 /**
  * `McpClient`: the runtime-neutral MCP 2026-07-28 client with the Tasks extension. It talks to a server only
- * through a `ClientTransport`.
+ * through a `ClientTransport`. This file composes the client: the 2026-07-28 core (`clientRequests`, `toolCalls`)
+ * and the 2025 era (`era-2025/`), chosen once per client by `eraConnection`.
  */
 import {
   type CallToolResult,
-  CallToolResultSchema,
   type ClientCapabilities,
   type ClientTransport,
   type CompleteRequestParams,
   type CompleteResult,
   CompleteResultSchema,
-  type CreateTaskResult,
   type DetailedTask,
   type DiscoverResult,
   DiscoverResultSchema,
@@ -18,8 +17,6 @@ import {
   GetPromptResultSchema,
   GetTaskResultSchema,
   type InputResponses,
-  isRecord,
-  LATEST_PROTOCOL_VERSION,
   type ListPromptsResult,
   ListPromptsResultSchema,
   type ListResourcesResult,
@@ -28,27 +25,17 @@ import {
   ListResourceTemplatesResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
-  META,
-  ProtocolError,
   type ReadResourceResult,
   ReadResourceResultSchema,
   type Tool,
   type TransportClosed,
   type TransportNotification,
-  withFields,
 } from '@mcp-tasks/protocol';
-import { classifyResult } from './classifyResult.js';
-import { buildClientCapabilities } from './clientCapabilities.js';
-import { type Clock, systemClock } from './clock.js';
+import { ClientRequests } from './clientRequests.js';
+import { resolveClientSettings } from './clientSettings.js';
+import { createLegacyParts } from './era-2025/index.js';
 import { EraConnection, type ServerConnection } from './eraConnection.js';
-import { UnsupportedInEraError } from './errors.js';
-import type { InputHandlers } from './inputResolver.js';
-import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
-import { buildLegacyCapabilities } from './legacyCapabilities.js';
-import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
-import { type LegacyCallOptions, LegacyToolCalls } from './legacyTaskDriver.js';
-import { LegacyTaskReceiver } from './legacyTaskReceiver.js';
-import { type ListenMultiplexer, listenMultiplexer } from './listenMultiplexer.js';
+import { listenMultiplexer } from './listenMultiplexer.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -59,14 +46,10 @@ import type {
   StartToolResult,
 } from './mcpClientOptions.js';
 import { parseResult as parse } from './parseResult.js';
-import { progressHandler } from './progressHandler.js';
-import { normaliseCacheHints, ResultCache } from './resultCache.js';
-import { type RawResult, RpcClient } from './rpcClient.js';
-import { type DriveTaskOptions, driveTask, type TaskOperations } from './taskDriver.js';
+import { RpcClient } from './rpcClient.js';
+import type { TaskOperations } from './taskDriver.js';
 import type { RequestResult } from './taskHandle.js';
-import type { TaskJournal } from './taskJournal.js';
-import { type ResolvedPollingOptions, resolvePollingOptions } from './taskTracker.js';
-import { checkNegotiation } from './versionNegotiation.js';
+import { ToolCalls } from './toolCalls.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -77,105 +60,59 @@ type Params = Readonly<Record<string, unknown>>;
  * `initialize` result, and the tasks it runs for the server. Methods may be called concurrently.
  */
 export class McpClient {
-  readonly #rpc: RpcClient;
   readonly #transport: ClientTransport;
-  readonly #handlers: InputHandlers;
   readonly #capabilities: ClientCapabilities;
-  readonly #tasksEnabled: boolean;
-  readonly #polling: ResolvedPollingOptions;
-  readonly #journal: TaskJournal | undefined;
-  /** The listen stream(s) shared by the tasks this client drives, with `tasks.listen`. */
-  readonly #listen: ListenMultiplexer | undefined;
-  readonly #clock: Clock;
-  readonly #cache: ResultCache | undefined;
-  readonly #maxInputRounds: number;
   readonly #era: EraConnection;
-  readonly #calls = new CallsInFlight();
-  readonly #legacyTools: LegacyToolCalls;
-  /** Progress of 2025-era tasks, which arrives outside the request that asked for it. */
-  readonly #progressRoutes = new Map<string, (notification: TransportNotification) => void>();
-  #nextProgressToken = 1;
+  readonly #requests: ClientRequests;
+  readonly #tools: ToolCalls;
 
   /**
    * Creates the client; nothing is sent until the first call (or {@link McpClient.connect}), which chooses the protocol
    * era. The client owns `options.transport` from here on.
    */
   constructor(options: McpClientOptions) {
-    const tasks = options.tasks ?? true;
-    const taskOptions = typeof tasks === 'object' ? tasks : {};
-    this.#transport = options.transport;
-    this.#handlers = options.handlers ?? {};
-    this.#tasksEnabled = tasks !== false;
-    this.#capabilities = Object.freeze(
-      buildClientCapabilities(this.#handlers, this.#tasksEnabled, options.capabilities),
-    );
-    this.#polling = resolvePollingOptions(taskOptions);
-    this.#journal = taskOptions.journal;
-    this.#clock = options.clock ?? systemClock;
-    this.#cache = options.cache === false ? undefined : new ResultCache(this.#clock);
-    this.#maxInputRounds = options.maxInputRounds ?? 10;
-    const negotiation = checkNegotiation(options.versionNegotiation);
-    this.#rpc = new RpcClient({
-      transport: options.transport,
-      clientInfo: options.clientInfo,
-      protocolVersions: options.protocolVersions ?? [LATEST_PROTOCOL_VERSION],
-      onNotification: (notification) => this.#cache?.invalidate(notification),
+    const settings = resolveClientSettings(options);
+    const { transport, clientInfo } = options;
+    const { capabilities, cache, clock } = settings;
+    const rpc = new RpcClient({
+      transport,
+      clientInfo,
+      protocolVersions: settings.protocolVersions,
+      onNotification: (notification) => cache?.invalidate(notification),
     });
-    // Tasks a 2025-11-25 server asked this client to run (task-augmented elicitation and sampling).
-    const receiver = new LegacyTaskReceiver(this.#clock);
-    this.#listen = listenMultiplexer(taskOptions.listen, this.#clock, (params, onNotification, onSend, signal) =>
-      this.#rpc.request('subscriptions/listen', params, {
-        capabilities: this.#capabilities,
-        signal,
-        onNotification,
-        onSend,
-      }),
-    );
-    this.#era = new EraConnection({
-      negotiation,
-      rpc: this.#rpc,
-      transport: options.transport,
-      clientInfo: options.clientInfo,
-      modernCapabilities: this.#capabilities,
-      legacyCapabilities: (version) =>
-        buildLegacyCapabilities(this.#handlers, version, options.capabilities, this.#tasksEnabled),
-      onSessionEnd: () => receiver.clear(),
-      probeTimeoutMs: options.probeTimeoutMs ?? 5000,
-      clock: this.#clock,
-    });
-    this.#legacyTools = new LegacyToolCalls({
-      send: (method, params, sendOptions) => this.#send(method, params, sendOptions),
-      progressToken: () => `progress-${this.#nextProgressToken++}`,
-      routeProgress: (token, route) => {
-        this.#progressRoutes.set(token, route);
-        return () => this.#progressRoutes.delete(token);
-      },
+    const legacy = createLegacyParts({
+      ...settings,
+      send: (method, params, sendOptions) => this.#requests.send(method, params, sendOptions),
+      progressToken: () => this.#requests.progressToken(),
       listTools: (signal) => this.listAllTools({ signal }),
-      calls: this.#calls,
-      clock: this.#clock,
-      polling: this.#polling,
+      declared: () => this.#era.legacy?.declared ?? {},
+      onNotification: (notification) => {
+        cache?.invalidate(notification);
+        notifyHost(options.onNotification, notification);
+      },
     });
-    const onNotification = options.onNotification;
-    // Installed up front: a 2025-era server may ping during the handshake.
-    options.transport.setPeerHandler?.(
-      legacyPeerHandler({
-        handlers: this.#handlers,
-        capabilities: () => this.#era.legacy?.declared ?? {},
-        calls: this.#calls,
-        receiver,
-        onNotification: (notification) => {
-          const token =
-            notification.method === 'notifications/progress' ? notification.params?.progressToken : undefined;
-          if (typeof token === 'string') this.#progressRoutes.get(token)?.(notification);
-          this.#cache?.invalidate(notification);
-          try {
-            onNotification?.(notification);
-          } catch {
-            // The host's hook failing is no reason to drop the session.
-          }
-        },
-      }),
+    this.#era = new EraConnection({
+      ...settings,
+      rpc,
+      transport,
+      clientInfo,
+      legacy,
+      modernCapabilities: capabilities,
+    });
+    this.#requests = new ClientRequests({ ...settings, rpc, era: this.#era });
+    const listen = listenMultiplexer(settings.listen, clock, (params, onNotification, onSend, signal) =>
+      rpc.request('subscriptions/listen', params, { capabilities, signal, onNotification, onSend }),
     );
+    const operations: TaskOperations = {
+      get: (id, signal) => this.getTask(id, { signal }),
+      update: (id, responses, signal) => this.updateTask(id, responses, { signal }),
+      cancel: (id, signal) => this.cancelTask(id, { signal }),
+    };
+    this.#tools = new ToolCalls({ ...settings, requests: this.#requests, operations, listen });
+    this.#transport = transport;
+    this.#capabilities = capabilities;
+    // Installed up front: a 2025-era server may ping during the handshake.
+    transport.setPeerHandler?.(legacy.peerHandler);
   }
 
   /**
@@ -197,7 +134,7 @@ export class McpClient {
    * (changes after a `-32022` retry).
    */
   get protocolVersion(): string {
-    return this.#era.legacy?.protocolVersion ?? this.#rpc.protocolVersion;
+    return this.#era.protocolVersion;
   }
 
   /** One page of `tools/list` (cached per `ttlMs`). */
@@ -225,10 +162,9 @@ export class McpClient {
    * It is `startTool` followed, for a task, by the same drive as `resumeTask` (seeded with the `CreateTaskResult`).
    */
   async callTool(name: string, args: Params = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
-    if ((await this.#era.connect(options.signal)).era === 'legacy') return this.#callLegacy(name, args, options);
     const started = await this.startTool(name, args, options);
     if (started.kind === 'complete') return started.result;
-    return this.#drive(started.task.taskId, started.task, options, {
+    return this.#tools.drive(started.task.taskId, started.task, options, {
       method: 'tools/call',
       params: { name, arguments: args },
     });
@@ -242,20 +178,8 @@ export class McpClient {
    * follow it later with `resumeTask`, `getTask` or `cancelTask` (e.g. a CLI's `--detach`).
    */
   async startTool(name: string, args: Params = {}, options: ProgressCallOptions = {}): Promise<StartToolResult> {
-    // A 2025-era task belongs to the session and cannot be followed later: run the call to its end.
-    if ((await this.#era.connect(options.signal)).era === 'legacy')
-      return { kind: 'complete', result: await this.#callLegacy(name, args, options) };
-    const outcome = await this.#rounds('tools/call', { name, arguments: args }, options);
-    if (outcome.kind === 'complete')
-      return { kind: 'complete', result: parse('tools/call', CallToolResultSchema, outcome.result) };
-    await this.#journal?.add({
-      taskId: outcome.task.taskId,
-      method: 'tools/call',
-      name,
-      arguments: args,
-      recordedAt: new Date(this.#clock.now()).toISOString(),
-    });
-    return { kind: 'task', task: outcome.task };
+    // A 2025-era task belongs to the session and cannot be followed later: that era runs the call to its end.
+    return this.#era.startTool(name, args, options, () => this.#tools.start(name, args, options));
   }
 
   /**
@@ -264,13 +188,8 @@ export class McpClient {
    * journal entry when there is one.
    */
   async resumeTask(taskId: string, options: CallToolOptions = {}): Promise<CallToolResult> {
-    await this.#modernOnly('resuming a task', options.signal);
-    const entry = (await this.#journal?.list())?.find((candidate) => candidate.taskId === taskId);
-    const origin =
-      entry === undefined
-        ? { method: 'tools/call' }
-        : { method: entry.method, params: { name: entry.name, arguments: entry.arguments ?? {} } };
-    return this.#drive(taskId, undefined, options, origin);
+    await this.#era.requireModern('resuming a task', options.signal);
+    return this.#tools.resume(taskId, options);
   }
 
   /**
@@ -278,28 +197,19 @@ export class McpClient {
    * building block for callers that run the MRTR rounds themselves (`startTool` runs them with the handlers).
    */
   async callToolRaw(name: string, args: Params = {}, options: RawCallOptions = {}): Promise<RawCallToolResult> {
-    const params: Record<string, unknown> = { name, arguments: args };
-    if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
-    if (options.requestState !== undefined) params.requestState = options.requestState;
-    const classified = classifyResult(
-      'tools/call',
-      await this.#send('tools/call', params, options),
-      this.#tasksEnabled,
-    );
-    if (classified.kind !== 'complete') return classified;
-    return { kind: 'complete', result: parse('tools/call', CallToolResultSchema, classified.result) };
+    return this.#tools.raw(name, args, options);
   }
 
   /** `tasks/get`: the task's current state. `-32602` (not found or expired) rejects as a `ProtocolError`. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
-    await this.#modernOnly('tasks/get (as a DetailedTask)', options.signal);
+    await this.#era.requireModern('tasks/get (as a DetailedTask)', options.signal);
     const result = await this.request('tasks/get', { taskId }, options);
     return parse('tasks/get', GetTaskResultSchema, result);
   }
 
   /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state. */
   async updateTask(taskId: string, inputResponses: InputResponses, options: CallOptions = {}): Promise<void> {
-    await this.#modernOnly('tasks/update', options.signal);
+    await this.#era.requireModern('tasks/update', options.signal);
     await this.request('tasks/update', { taskId, inputResponses }, options);
   }
 
@@ -310,7 +220,7 @@ export class McpClient {
 
   /** `server/discover`: versions, capabilities and instructions (cached per `ttlMs`). */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    await this.#modernOnly('server/discover', options.signal);
+    await this.#era.requireModern('server/discover', options.signal);
     return parse('server/discover', DiscoverResultSchema, await this.request('server/discover', {}, options));
   }
 
@@ -372,20 +282,7 @@ export class McpClient {
    * sent (the progress token is not part of the cache key).
    */
   async request(method: string, params: Params = {}, options: ProgressCallOptions = {}): Promise<RequestResult> {
-    const cached = this.#cache?.get(method, params);
-    if (cached !== undefined) return cached;
-    let outcome: RoundsOutcome;
-    try {
-      outcome = await this.#rounds(method, params, options);
-    } catch (error) {
-      // A rejected cursor means the cached pages may no longer line up: start the list afresh next time.
-      if (error instanceof ProtocolError && params.cursor !== undefined) this.#cache?.invalidateMethod(method);
-      throw error;
-    }
-    if (outcome.kind === 'task') return outcome.task;
-    const result = normaliseCacheHints(method, outcome.result);
-    if (!outcome.retried) this.#cache?.set(method, params, result);
-    return result;
+    return this.#requests.request(method, params, options);
   }
 
   /** Closes the transport. Idempotent. In-flight calls reject with the transport's error. */
@@ -401,80 +298,16 @@ export class McpClient {
   get closed(): Promise<TransportClosed> {
     return this.#transport.closed;
   }
+}
 
-  /**
-   * Sends one request in the negotiated era; with `onProgress`, under a progress token no other request of this
-   * client has used.
-   */
-  #send(method: string, params: Params, { signal, onProgress, ...rest }: LegacyCallOptions): Promise<RawResult> {
-    let sent = params;
-    let onNotification = rest.onNotification;
-    if (onProgress !== undefined) {
-      const token = `progress-${this.#nextProgressToken++}`;
-      const meta = isRecord(params._meta) ? params._meta : {};
-      sent = withFields(params, { _meta: withFields(meta, { [META.progressToken]: token }) });
-      onNotification = progressHandler(token, onProgress);
-    }
-    const options = { signal, onNotification };
-    return this.#era.send(method, sent, options, () =>
-      this.#rpc.request(method, sent, withFields(options, { capabilities: this.#capabilities })),
-    );
-  }
-
-  async #modernOnly(operation: string, signal: AbortSignal | undefined): Promise<void> {
-    const connection = await this.#era.connect(signal);
-    if (connection.era === 'legacy') throw new UnsupportedInEraError(operation, connection.protocolVersion);
-  }
-
-  async #callLegacy(name: string, args: Params, options: CallToolOptions): Promise<CallToolResult> {
-    const session = this.#era.legacy;
-    if (session === undefined) return this.callTool(name, args, options);
-    const raw = await this.#legacyTools.call(session, name, args, options);
-    // A 2025-era result has no resultType: it is complete.
-    return parse('tools/call', CallToolResultSchema, withFields(raw, { resultType: 'complete' }));
-  }
-
-  #rounds(method: string, params: Params, options: ProgressCallOptions): Promise<RoundsOutcome> {
-    return runInputRounds(method, params, {
-      send: (attempt) => this.#send(method, attempt, options),
-      handlers: this.#handlers,
-      acceptsTask: this.#tasksEnabled,
-      maxRounds: this.#maxInputRounds,
-      signal: options.signal,
-    });
-  }
-
-  #drive(
-    taskId: string,
-    seed: CreateTaskResult | undefined,
-    options: CallToolOptions,
-    origin: DriveTaskOptions<CallToolResult>['origin'],
-  ): Promise<CallToolResult> {
-    const operations: TaskOperations = {
-      get: (id, signal) => this.getTask(id, { signal }),
-      update: (id, inputResponses, signal) => this.updateTask(id, inputResponses, { signal }),
-      cancel: (id, signal) => this.cancelTask(id, { signal }),
-    };
-    const observer = this.#listen?.observe(
-      taskId,
-      (signal) => this.getTask(taskId, { signal }),
-      this.#polling.maxIntervalMs,
-    );
-    return driveTask(taskId, seed, {
-      observer,
-      operations,
-      handlers: this.#handlers,
-      polling: this.#polling,
-      clock: this.#clock,
-      // The stored result is what tools/call would have returned; it may omit resultType like any result.
-      parseResult: (result) => {
-        const classified = classifyResult('tasks/get', result as RawResult, false);
-        return parse('tasks/get', CallToolResultSchema, classified.kind === 'complete' ? classified.result : result);
-      },
-      signal: options.signal,
-      onStatus: options.onStatus,
-      journal: this.#journal,
-      origin,
-    });
+/** Hands `notification` to the host's hook; the hook failing is no reason to drop the session. */
+function notifyHost(
+  hook: ((notification: TransportNotification) => void) | undefined,
+  notification: TransportNotification,
+): void {
+  try {
+    hook?.(notification);
+  } catch {
+    // Swallowed on purpose (see above).
   }
 }

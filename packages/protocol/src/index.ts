@@ -159,6 +159,7 @@ export type {
   MessageEra,
 } from './legacy.js';
 export {
+  hasLegacyTasks,
   InitializeRequestParamsSchema,
   InitializeResultSchema,
   isLegacyProtocolVersion,

@@ -23,6 +23,11 @@ export function isLegacyProtocolVersion(version: unknown): version is LegacyProt
   return typeof version === 'string' && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
+/** True when `version` has the experimental tasks (2025-11-25, the only 2025-era version that has them). */
+export function hasLegacyTasks(version: string): boolean {
+  return version === '2025-11-25';
+}
+
 /** `_meta` key that ties a 2025-11-25 message to the task it belongs to. */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task' as const;
 

@@ -1,12 +1,20 @@
 import type {
   OutboundRequest,
   PeerRequestOptions,
+  PeerSession,
   RequestContext,
   TransportNotification,
   TransportRequestId,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import type { ConnectionSession } from './peerSession.js';
+
+/**
+ * The connection's session as a handler call sees it: a {@link PeerSession} that can also ask on behalf of one
+ * inbound request (the 2025 era's `ConnectionSession`, which the composing `ServerSession` passes in).
+ */
+export interface CallSession extends PeerSession {
+  requestFor(inbound: AbortSignal, message: OutboundRequest, options?: PeerRequestOptions): Promise<TransportResponse>;
+}
 
 /**
  * One handler call, and the {@link RequestContext} the handler gets for it. Its `AbortController` is created only
@@ -21,7 +29,7 @@ import type { ConnectionSession } from './peerSession.js';
  */
 export class HandlerCall implements RequestContext {
   readonly principal: string | undefined;
-  readonly session: ConnectionSession;
+  readonly session: CallSession;
   /** The request's id; undefined for a notification or a message that is neither. */
   readonly id: TransportRequestId | undefined;
   /** The message's method when it had a string one. */
@@ -38,7 +46,7 @@ export class HandlerCall implements RequestContext {
   constructor(
     principal: string | undefined,
     send: (notification: TransportNotification) => void,
-    session: ConnectionSession,
+    session: CallSession,
     id: TransportRequestId | undefined,
     method: string | undefined,
   ) {

@@ -5,8 +5,6 @@
  * @module @mcp-tasks/transport-kit
  */
 
-export type { ClientPeerDispatchOptions } from './clientPeerDispatch.js';
-export { ClientPeerDispatch, DEFAULT_MAX_SERVER_REQUESTS } from './clientPeerDispatch.js';
 export { CloseSignal } from './closeSignal.js';
 export type { ConnectionLimits, ConnectionRefusal } from './connectionLimiter.js';
 export { ConnectionLimiter } from './connectionLimiter.js';
@@ -19,17 +17,19 @@ export {
   INVALID_JSON_ERROR,
   INVALID_UTF8_ERROR,
 } from './decodeMessage.js';
-export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
-export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
-export type { OutboundRequestsOptions } from './outboundRequests.js';
+// The 2025 era (a server's requests to its client, the connection as a session), from its own folder.
+export type { ClientPeerDispatchOptions, ConnectionSessionOptions, OutboundRequestsOptions } from './era-2025/index.js';
 export {
+  ClientPeerDispatch,
+  ConnectionSession,
   DEFAULT_MAX_PEER_REQUESTS,
+  DEFAULT_MAX_SERVER_REQUESTS,
   DEFAULT_PEER_REQUEST_TIMEOUT_MS,
   isResponse,
   OutboundRequests,
-} from './outboundRequests.js';
-export type { ConnectionSessionOptions } from './peerSession.js';
-export { ConnectionSession } from './peerSession.js';
+} from './era-2025/index.js';
+export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
+export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
 export { ServerSession } from './serverSession.js';

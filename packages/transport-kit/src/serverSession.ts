@@ -6,9 +6,8 @@ import type {
 } from '@mcp-tasks/protocol';
 import { ErrorCode, encodeMessage, isRecord, jsonRpcError, TransportError } from '@mcp-tasks/protocol';
 import { DEFAULT_MAX_DEPTH, decodeMessage, decodeUtf8, INVALID_UTF8_ERROR } from './decodeMessage.js';
+import { ConnectionSession, isResponse } from './era-2025/index.js';
 import { HandlerCall } from './handlerCall.js';
-import { isResponse } from './outboundRequests.js';
-import { ConnectionSession } from './peerSession.js';
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS, type ServerSessionOptions } from './serverSessionOptions.js';
 
 const LISTEN_METHOD = 'subscriptions/listen';

@@ -2,7 +2,7 @@
 import { META, type TransportNotification, type TransportResponse } from '@mcp-tasks/protocol';
 import { expect, it, vi } from 'vitest';
 import { contractMeta, contractRequest, resultOf, stateOf } from './contractRequests.js';
-import type { OpenTransport } from './describeTransportContract.js';
+import type { OpenTransport } from './transportUnderTest.js';
 
 export function exchangeContract(open: OpenTransport): void {
   it('answers 100 concurrent requests out of order, each matched to its own id', async () => {

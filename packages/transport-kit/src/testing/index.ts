@@ -7,8 +7,8 @@
 
 export type { ContractHandler, ContractState } from './contractHandler.js';
 export { createContractHandler } from './contractHandler.js';
-export type { RawChannel, TransportContractOptions, TransportUnderTest } from './describeTransportContract.js';
 export { describeTransportContract } from './describeTransportContract.js';
 export type { LinkedPair, LinkedPairOptions } from './linkedPair.js';
 export { linkedPair } from './linkedPair.js';
 export { MessageQueue } from './messageQueue.js';
+export type { RawChannel, TransportContractOptions, TransportUnderTest } from './transportUnderTest.js';

@@ -2,7 +2,7 @@
 import { TransportError } from '@mcp-tasks/protocol';
 import { expect, it, vi } from 'vitest';
 import { contractRequest, expectClosedError, hasSettled, resultOf, stateOf } from './contractRequests.js';
-import type { OpenTransport } from './describeTransportContract.js';
+import type { OpenTransport } from './transportUnderTest.js';
 
 export function lifecycleContract(open: OpenTransport): void {
   it('close() is idempotent and fails in-flight and later requests with TransportError("closed")', async () => {

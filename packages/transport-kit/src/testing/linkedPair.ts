@@ -15,9 +15,8 @@ import type {
   TransportResponse,
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
-import { ClientPeerDispatch } from '../clientPeerDispatch.js';
 import { CloseSignal } from '../closeSignal.js';
-import { ConnectionSession } from '../peerSession.js';
+import { ClientPeerDispatch, ConnectionSession } from '../era-2025/index.js';
 
 /** Options of {@link linkedPair}. */
 export interface LinkedPairOptions {

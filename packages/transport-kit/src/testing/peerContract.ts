@@ -5,7 +5,7 @@
 import type { ClientPeerHandler, TransportNotification, TransportRequest } from '@mcp-tasks/protocol';
 import { expect, it, vi } from 'vitest';
 import { contractRequest, resultOf, stateOf } from './contractRequests.js';
-import type { OpenedTransport, OpenTransport } from './describeTransportContract.js';
+import type { OpenedTransport, OpenTransport } from './transportUnderTest.js';
 
 /** A peer handler that records what it got and answers `roots/list` with one root; other methods wait for abort. */
 function recordingPeer() {

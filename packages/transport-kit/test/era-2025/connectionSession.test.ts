@@ -2,8 +2,8 @@
 import type { MessageHandler, RequestContext, TransportResponse } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ServerSession } from '../src/serverSession.js';
-import type { ServerSessionOptions } from '../src/serverSessionOptions.js';
+import { ServerSession } from '../../src/serverSession.js';
+import type { ServerSessionOptions } from '../../src/serverSessionOptions.js';
 
 type Extra = Partial<Omit<ServerSessionOptions, 'handler' | 'write'>>;
 

@@ -7,8 +7,8 @@ import {
   TaskFailedError,
   TaskNotFoundError,
   type TaskStatusListener,
-} from '../src/index.js';
-import { type FakeTransport, textResult, until } from './fakeTransport.js';
+} from '../../src/index.js';
+import { type FakeTransport, textResult, until } from '../fakeTransport.js';
 import { legacyTransport, methods } from './legacyServer.js';
 
 const clientInfo = { name: 'test-client', version: '1.0.0' };

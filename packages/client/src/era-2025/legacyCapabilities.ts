@@ -1,5 +1,5 @@
-import type { ClientCapabilities, LegacyClientCapabilities } from '@mcp-tasks/protocol';
-import type { InputHandlers } from './inputResolver.js';
+import { type ClientCapabilities, hasLegacyTasks, type LegacyClientCapabilities } from '@mcp-tasks/protocol';
+import type { InputHandlers } from '../inputResolver.js';
 
 /**
  * The capabilities a 2025-era `initialize` declares: one entry per registered input handler (elicitation with
@@ -25,7 +25,7 @@ export function buildLegacyCapabilities(
   if (handlers.sampling) capabilities.sampling = { ...extra.sampling };
   // listChanged is not declared: the client never sends notifications/roots/list_changed.
   if (handlers.roots) capabilities.roots = {};
-  if (tasks && version === '2025-11-25' && (handlers.elicitation || handlers.sampling)) {
+  if (tasks && hasLegacyTasks(version) && (handlers.elicitation || handlers.sampling)) {
     capabilities.tasks = {
       list: {},
       cancel: {},

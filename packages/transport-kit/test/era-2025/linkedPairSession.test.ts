@@ -2,7 +2,7 @@
 import type { MessageHandler, TransportNotification, TransportResponse } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { linkedPair } from '../src/testing/index.js';
+import { linkedPair } from '../../src/testing/index.js';
 
 /** A fake runtime: on a request it asks the client for its roots and answers with what the client replied. */
 const rootsRuntime: MessageHandler = async (message, context) => {

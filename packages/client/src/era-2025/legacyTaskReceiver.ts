@@ -4,7 +4,7 @@
  * `tasks/list` and `tasks/cancel`, while the handler (the person, the model) takes its time.
  */
 import { ErrorCode, type LegacyTask, RELATED_TASK_META_KEY } from '@mcp-tasks/protocol';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 
 type Result = Readonly<Record<string, unknown>>;
 

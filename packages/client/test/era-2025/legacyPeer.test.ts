@@ -1,7 +1,7 @@
 import { RELATED_TASK_META_KEY, type TransportNotification } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { type InputContext, type InputHandlers, McpClient, type McpClientOptions } from '../src/index.js';
-import { type FakeTransport, textResult, until } from './fakeTransport.js';
+import { type InputContext, type InputHandlers, McpClient, type McpClientOptions } from '../../src/index.js';
+import { type FakeTransport, textResult, until } from '../fakeTransport.js';
 import { type LegacyServerOptions, legacyTransport } from './legacyServer.js';
 
 const clientInfo = { name: 'test-client', version: '1.0.0' };

@@ -3,7 +3,7 @@
  * would (configurable), `initialize` with a 2025 version, and hands every other request to `handle`.
  */
 import { TransportError } from '@mcp-tasks/protocol';
-import { FakeTransport, type Reply, type Responder } from './fakeTransport.js';
+import { FakeTransport, type Reply, type Responder } from '../fakeTransport.js';
 
 /** How the fake legacy server answers `server/discover`. */
 export type ProbeAnswer = 'method_not_found' | 'empty_result' | 'http_404' | 'http_400' | 'http_405';

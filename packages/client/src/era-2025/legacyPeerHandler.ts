@@ -13,7 +13,7 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { type InputHandlers, type InputOrigin, resolveInputRequests } from './inputResolver.js';
+import { type InputHandlers, type InputOrigin, resolveInputRequests } from '../inputResolver.js';
 import type { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 
 /** The client calls in flight in a 2025-era session, so a server request can be tied to the call it serves. */

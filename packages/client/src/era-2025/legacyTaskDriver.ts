@@ -5,6 +5,7 @@
  */
 import {
   ErrorCode,
+  hasLegacyTasks,
   isRecord,
   type LegacyServerCapabilities,
   type LegacyTask,
@@ -18,16 +19,16 @@ import {
   type TransportNotification,
   withFields,
 } from '@mcp-tasks/protocol';
-import type { Clock } from './clock.js';
-import { raceAbort } from './eraConnection.js';
-import { InvalidResponseError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from './errors.js';
+import type { Clock } from '../clock.js';
+import { InvalidResponseError, TaskCancelledError, TaskFailedError, TaskNotFoundError } from '../errors.js';
+import type { CallToolOptions } from '../mcpClientOptions.js';
+import { progressHandler } from '../progressHandler.js';
+import { raceAbort } from '../raceAbort.js';
+import type { RawResult } from '../rpcClient.js';
+import { CANCEL_ACK_TIMEOUT_MS } from '../taskDriver.js';
+import { pollDelay, type ResolvedPollingOptions } from '../taskTracker.js';
 import type { CallsInFlight } from './legacyPeerHandler.js';
 import type { LegacySession } from './legacySession.js';
-import type { CallToolOptions } from './mcpClientOptions.js';
-import { progressHandler } from './progressHandler.js';
-import type { RawResult } from './rpcClient.js';
-import { CANCEL_ACK_TIMEOUT_MS } from './taskDriver.js';
-import { pollDelay, type ResolvedPollingOptions } from './taskTracker.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -86,7 +87,7 @@ export class LegacyToolCalls {
         sendOptions,
         withFields(this.#options, {
           serverCapabilities: session.serverCapabilities,
-          tasksVersion: session.protocolVersion === '2025-11-25',
+          tasksVersion: hasLegacyTasks(session.protocolVersion),
           taskSupport: (tool: string, signal: AbortSignal | undefined) => this.#taskSupport(tool, signal),
           meta,
         }),

@@ -1,6 +1,6 @@
 import type { OutboundRequest, TransportNotification, TransportRequest, TransportResponse } from '@mcp-tasks/protocol';
 import { isRecord, onAbort, TransportError } from '@mcp-tasks/protocol';
-import { PendingRequests } from './pendingRequests.js';
+import { PendingRequests } from '../pendingRequests.js';
 
 /** Default {@link OutboundRequestsOptions.maxPending}: server-to-client requests one connection may have pending. */
 export const DEFAULT_MAX_PEER_REQUESTS = 64;

@@ -1,7 +1,7 @@
 import { META, TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { InvalidResponseError, McpClient, type McpClientOptions, UnsupportedInEraError } from '../src/index.js';
-import { FakeTransport, textResult } from './fakeTransport.js';
+import { InvalidResponseError, McpClient, type McpClientOptions, UnsupportedInEraError } from '../../src/index.js';
+import { FakeTransport, textResult } from '../fakeTransport.js';
 import {
   type LegacyServerOptions,
   legacyResponder,

@@ -12,8 +12,8 @@ import {
   type LegacyServerCapabilities,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
-import { InvalidResponseError } from './errors.js';
-import type { RawResult, RpcClient } from './rpcClient.js';
+import { InvalidResponseError } from '../errors.js';
+import type { RawResult, RpcClient } from '../rpcClient.js';
 
 /** Options of {@link LegacySession.open}. */
 export interface LegacySessionOptions {

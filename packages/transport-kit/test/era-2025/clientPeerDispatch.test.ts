@@ -7,8 +7,8 @@ import type {
 } from '@mcp-tasks/protocol';
 import { TransportError } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { ClientPeerDispatch, DEFAULT_MAX_SERVER_REQUESTS } from '../src/clientPeerDispatch.js';
-import { PendingRequests } from '../src/pendingRequests.js';
+import { ClientPeerDispatch, DEFAULT_MAX_SERVER_REQUESTS } from '../../src/era-2025/clientPeerDispatch.js';
+import { PendingRequests } from '../../src/pendingRequests.js';
 
 function setup(maxConcurrent?: number) {
   const sent: TransportResponse[] = [];
