@@ -11,14 +11,17 @@ import {
   type TransportNotification,
   withFields,
 } from '@mcp-tasks/protocol';
+import type { z } from 'zod';
 import type { EraConnection } from './eraConnection.js';
 import type { InputHandlers } from './inputResolver.js';
 import { type RoundsOutcome, runInputRounds } from './inputRounds.js';
 import type { ProgressCallOptions } from './mcpClientOptions.js';
+import { parseResult } from './parseResult.js';
 import { progressHandler } from './progressHandler.js';
 import { normaliseCacheHints, type ResultCache } from './resultCache.js';
 import type { RawResult, RpcClient } from './rpcClient.js';
 import type { RequestResult } from './taskHandle.js';
+import type { OpenListenStream } from './taskListener.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -82,6 +85,23 @@ export class ClientRequests {
       signal: options.signal,
     });
   }
+
+  /** {@link request}, its result checked against `schema` (an `InvalidResponseError` when it does not match). */
+  async typed<T>(method: string, schema: z.ZodType<T>, params: Params, options: ProgressCallOptions): Promise<T> {
+    return parseResult(method, schema, await this.request(method, params, options));
+  }
+
+  /**
+   * Opens one `subscriptions/listen` stream with the client's capabilities (the listen multiplexer's
+   * `OpenListenStream`).
+   */
+  readonly openListen: OpenListenStream = (params, onNotification, onSend, signal) =>
+    this.#options.rpc.request('subscriptions/listen', params, {
+      capabilities: this.#options.capabilities,
+      signal,
+      onNotification,
+      onSend,
+    });
 
   /** `McpClient.request`: {@link rounds} behind the result cache. */
   async request(method: string, params: Params, options: ProgressCallOptions): Promise<RequestResult> {

@@ -55,7 +55,8 @@ export interface EraConnectionOptions {
   readonly rpc: RpcClient;
   readonly transport: ClientTransport;
   readonly clientInfo: Implementation;
-  readonly modernCapabilities: ClientCapabilities;
+  /** The capabilities 2026-07-28 requests declare (the probe too). */
+  readonly capabilities: ClientCapabilities;
   /** The 2025 era's parts: what `initialize` declares, how its `tools/call` runs, what a session end forgets. */
   readonly legacy: Pick<LegacyParts, 'capabilities' | 'toolCalls' | 'onSessionEnd'>;
   /** How long the probe may go unanswered before the server counts as 2025-era. */
@@ -205,9 +206,9 @@ export class EraConnection {
    * `initialize`); the unanswered probe is then abandoned.
    */
   async #probe(): Promise<{ result: RawResult } | { error: unknown } | 'timeout'> {
-    const { rpc, modernCapabilities, clock, probeTimeoutMs } = this.#options;
+    const { rpc, capabilities, clock, probeTimeoutMs } = this.#options;
     const stop = new AbortController();
-    const answered = rpc.request('server/discover', {}, { capabilities: modernCapabilities, signal: stop.signal }).then(
+    const answered = rpc.request('server/discover', {}, { capabilities, signal: stop.signal }).then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),
     );

@@ -35,7 +35,6 @@ import { ClientRequests } from './clientRequests.js';
 import { resolveClientSettings } from './clientSettings.js';
 import { createLegacyParts } from './era-2025/index.js';
 import { EraConnection, type ServerConnection } from './eraConnection.js';
-import { listenMultiplexer } from './listenMultiplexer.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -45,7 +44,6 @@ import type {
   RawCallToolResult,
   StartToolResult,
 } from './mcpClientOptions.js';
-import { parseResult as parse } from './parseResult.js';
 import { RpcClient } from './rpcClient.js';
 import type { TaskOperations } from './taskDriver.js';
 import type { RequestResult } from './taskHandle.js';
@@ -73,42 +71,25 @@ export class McpClient {
   constructor(options: McpClientOptions) {
     const settings = resolveClientSettings(options);
     const { transport, clientInfo } = options;
-    const { capabilities, cache, clock } = settings;
-    const rpc = new RpcClient({
-      transport,
-      clientInfo,
-      protocolVersions: settings.protocolVersions,
-      onNotification: (notification) => cache?.invalidate(notification),
-    });
+    const { capabilities, cache } = settings;
+    const onNotification = (notification: TransportNotification) => cache?.invalidate(notification);
+    const rpc = new RpcClient({ ...settings, transport, clientInfo, onNotification });
     const legacy = createLegacyParts({
       ...settings,
       send: (method, params, sendOptions) => this.#requests.send(method, params, sendOptions),
       progressToken: () => this.#requests.progressToken(),
       listTools: (signal) => this.listAllTools({ signal }),
       declared: () => this.#era.legacy?.declared ?? {},
-      onNotification: (notification) => {
-        cache?.invalidate(notification);
-        notifyHost(options.onNotification, notification);
-      },
+      onNotification: options.onNotification,
     });
-    this.#era = new EraConnection({
-      ...settings,
-      rpc,
-      transport,
-      clientInfo,
-      legacy,
-      modernCapabilities: capabilities,
-    });
+    this.#era = new EraConnection({ ...settings, rpc, transport, clientInfo, legacy });
     this.#requests = new ClientRequests({ ...settings, rpc, era: this.#era });
-    const listen = listenMultiplexer(settings.listen, clock, (params, onNotification, onSend, signal) =>
-      rpc.request('subscriptions/listen', params, { capabilities, signal, onNotification, onSend }),
-    );
     const operations: TaskOperations = {
       get: (id, signal) => this.getTask(id, { signal }),
       update: (id, responses, signal) => this.updateTask(id, responses, { signal }),
       cancel: (id, signal) => this.cancelTask(id, { signal }),
     };
-    this.#tools = new ToolCalls({ ...settings, requests: this.#requests, operations, listen });
+    this.#tools = new ToolCalls({ ...settings, requests: this.#requests, operations });
     this.#transport = transport;
     this.#capabilities = capabilities;
     // Installed up front: a 2025-era server may ping during the handshake.
@@ -139,8 +120,7 @@ export class McpClient {
 
   /** One page of `tools/list` (cached per `ttlMs`). */
   async listTools(cursor?: string, options: CallOptions = {}): Promise<ListToolsResult> {
-    const result = await this.request('tools/list', cursor === undefined ? {} : { cursor }, options);
-    return parse('tools/list', ListToolsResultSchema, result);
+    return this.#requests.typed('tools/list', ListToolsResultSchema, page(cursor), options);
   }
 
   /** Every tool, following `nextCursor` to the end. */
@@ -203,8 +183,7 @@ export class McpClient {
   /** `tasks/get`: the task's current state. `-32602` (not found or expired) rejects as a `ProtocolError`. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<DetailedTask> {
     await this.#era.requireModern('tasks/get (as a DetailedTask)', options.signal);
-    const result = await this.request('tasks/get', { taskId }, options);
-    return parse('tasks/get', GetTaskResultSchema, result);
+    return this.#requests.typed('tasks/get', GetTaskResultSchema, { taskId }, options);
   }
 
   /** `tasks/update`: delivers answers to outstanding input requests. The ack carries no task state. */
@@ -221,13 +200,12 @@ export class McpClient {
   /** `server/discover`: versions, capabilities and instructions (cached per `ttlMs`). */
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
     await this.#era.requireModern('server/discover', options.signal);
-    return parse('server/discover', DiscoverResultSchema, await this.request('server/discover', {}, options));
+    return this.#requests.typed('server/discover', DiscoverResultSchema, {}, options);
   }
 
   /** One page of `prompts/list` (cached per `ttlMs`). */
   async listPrompts(cursor?: string, options: CallOptions = {}): Promise<ListPromptsResult> {
-    const result = await this.request('prompts/list', cursor === undefined ? {} : { cursor }, options);
-    return parse('prompts/list', ListPromptsResultSchema, result);
+    return this.#requests.typed('prompts/list', ListPromptsResultSchema, page(cursor), options);
   }
 
   /** `prompts/get`, answering MRTR rounds with the handlers. */
@@ -236,39 +214,28 @@ export class McpClient {
     args?: Readonly<Record<string, string>>,
     options: ProgressCallOptions = {},
   ): Promise<GetPromptResult> {
-    const result = await this.request(
-      'prompts/get',
-      args === undefined ? { name } : { name, arguments: args },
-      options,
-    );
-    return parse('prompts/get', GetPromptResultSchema, result);
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.#requests.typed('prompts/get', GetPromptResultSchema, params, options);
   }
 
   /** One page of `resources/list` (cached per `ttlMs`). */
   async listResources(cursor?: string, options: CallOptions = {}): Promise<ListResourcesResult> {
-    const result = await this.request('resources/list', cursor === undefined ? {} : { cursor }, options);
-    return parse('resources/list', ListResourcesResultSchema, result);
+    return this.#requests.typed('resources/list', ListResourcesResultSchema, page(cursor), options);
   }
 
   /** One page of `resources/templates/list` (cached per `ttlMs`). */
   async listResourceTemplates(cursor?: string, options: CallOptions = {}): Promise<ListResourceTemplatesResult> {
-    const result = await this.request('resources/templates/list', cursor === undefined ? {} : { cursor }, options);
-    return parse('resources/templates/list', ListResourceTemplatesResultSchema, result);
+    return this.#requests.typed('resources/templates/list', ListResourceTemplatesResultSchema, page(cursor), options);
   }
 
   /** `resources/read`, answering MRTR rounds; cached per `ttlMs` unless it took a retry. */
   async readResource(uri: string, options: ProgressCallOptions = {}): Promise<ReadResourceResult> {
-    const result = await this.request('resources/read', { uri }, options);
-    return parse('resources/read', ReadResourceResultSchema, result);
+    return this.#requests.typed('resources/read', ReadResourceResultSchema, { uri }, options);
   }
 
   /** `completion/complete`: argument autocompletion. */
   async complete(params: Omit<CompleteRequestParams, '_meta'>, options: CallOptions = {}): Promise<CompleteResult> {
-    return parse(
-      'completion/complete',
-      CompleteResultSchema,
-      await this.request('completion/complete', params, options),
-    );
+    return this.#requests.typed('completion/complete', CompleteResultSchema, params, options);
   }
 
   /**
@@ -300,14 +267,7 @@ export class McpClient {
   }
 }
 
-/** Hands `notification` to the host's hook; the hook failing is no reason to drop the session. */
-function notifyHost(
-  hook: ((notification: TransportNotification) => void) | undefined,
-  notification: TransportNotification,
-): void {
-  try {
-    hook?.(notification);
-  } catch {
-    // Swallowed on purpose (see above).
-  }
+/** The params of one page of a list: the cursor, when there is one. */
+function page(cursor: string | undefined): Params {
+  return cursor === undefined ? {} : { cursor };
 }

@@ -12,7 +12,7 @@ import { classifyResult } from './classifyResult.js';
 import type { ClientRequests } from './clientRequests.js';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
-import type { ListenMultiplexer } from './listenMultiplexer.js';
+import { type ListenMultiplexer, type ListenOptions, listenMultiplexer } from './listenMultiplexer.js';
 import type {
   CallToolOptions,
   ProgressCallOptions,
@@ -39,16 +39,20 @@ export interface ToolCallsOptions {
   readonly polling: ResolvedPollingOptions;
   readonly clock: Clock;
   readonly journal: TaskJournal | undefined;
-  /** The listen stream(s) shared by the tasks this client drives, with `tasks.listen`. */
-  readonly listen: ListenMultiplexer | undefined;
+  /** `tasks.listen`: whether (and how) the driven tasks share listen streams. */
+  readonly listen: boolean | ListenOptions | undefined;
 }
 
 /** The 2026-07-28 `tools/call` of one client. */
 export class ToolCalls {
   readonly #options: ToolCallsOptions;
+  /** The listen stream(s) shared by the tasks this client drives, with `tasks.listen`. */
+  readonly #listen: ListenMultiplexer | undefined;
 
+  /** Rejects invalid `listen` options (`RangeError`). */
   constructor(options: ToolCallsOptions) {
     this.#options = options;
+    this.#listen = listenMultiplexer(options.listen, options.clock, options.requests.openListen);
   }
 
   /** `McpClient.startTool` in the 2026-07-28 era. */
@@ -94,8 +98,8 @@ export class ToolCalls {
     options: CallToolOptions,
     origin: DriveTaskOptions<CallToolResult>['origin'],
   ): Promise<CallToolResult> {
-    const { operations, listen, polling } = this.#options;
-    const observer = listen?.observe(
+    const { operations, polling } = this.#options;
+    const observer = this.#listen?.observe(
       taskId,
       (signal): Promise<DetailedTask> => operations.get(taskId, signal),
       polling.maxIntervalMs,

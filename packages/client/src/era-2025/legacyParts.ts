@@ -16,6 +16,7 @@ import type { Clock } from '../clock.js';
 import type { InputHandlers } from '../inputResolver.js';
 import type { CallToolOptions } from '../mcpClientOptions.js';
 import { parseResult } from '../parseResult.js';
+import type { ResultCache } from '../resultCache.js';
 import type { ResolvedPollingOptions } from '../taskTracker.js';
 import { buildLegacyCapabilities } from './legacyCapabilities.js';
 import { CallsInFlight, legacyPeerHandler } from './legacyPeerHandler.js';
@@ -42,8 +43,10 @@ export interface LegacyPartsOptions {
   readonly listTools: (signal: AbortSignal | undefined) => Promise<readonly Tool[]>;
   /** What the current session declared in `initialize` (nothing between sessions). */
   readonly declared: () => LegacyClientCapabilities;
-  /** Sees every notification that belongs to none of the client's requests nor to a task's progress. */
-  readonly onNotification: (notification: TransportNotification) => void;
+  /** The result cache, which a notification outside the client's requests may invalidate (a list changed). */
+  readonly cache: Pick<ResultCache, 'invalidate'> | undefined;
+  /** The host's hook: sees every notification outside the client's requests; exceptions are ignored. */
+  readonly onNotification: ((notification: TransportNotification) => void) | undefined;
 }
 
 /** `tools/call` run to its end in a 2025-era session. */
@@ -90,7 +93,12 @@ export function createLegacyParts(options: LegacyPartsOptions): LegacyParts {
     onNotification: (notification) => {
       const token = notification.method === 'notifications/progress' ? notification.params?.progressToken : undefined;
       if (typeof token === 'string') progressRoutes.get(token)?.(notification);
-      options.onNotification(notification);
+      options.cache?.invalidate(notification);
+      try {
+        options.onNotification?.(notification);
+      } catch {
+        // The host's hook failing is no reason to drop the session.
+      }
     },
   });
   return {
