@@ -3,7 +3,7 @@ import { type ClientCapabilities, LATEST_PROTOCOL_VERSION } from '@mcp-tasks/pro
 import { buildClientCapabilities } from './clientCapabilities.js';
 import { type Clock, systemClock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
-import type { ListenOptions } from './listenMultiplexer.js';
+import type { ListenOptions } from './listenOptions.js';
 import type { McpClientOptions } from './mcpClientOptions.js';
 import { ResultCache } from './resultCache.js';
 import type { TaskJournal } from './taskJournal.js';

@@ -34,7 +34,7 @@ export type {
   RootsHandler,
   SamplingHandler,
 } from './inputResolver.js';
-export type { ListenOptions } from './listenMultiplexer.js';
+export type { ListenOptions } from './listenOptions.js';
 export { McpClient } from './mcpClient.js';
 export type {
   CallOptions,

@@ -8,6 +8,7 @@
 import type { DetailedTask, TransportNotification } from '@mcp-tasks/protocol';
 import type { Clock } from './clock.js';
 import { planJoins } from './listenPlan.js';
+import { type ListenMember, type ListenStream, stateKey } from './listenState.js';
 import { type ObserverFeed, queuedObserver } from './observerQueue.js';
 import type { TaskObserver } from './taskDriver.js';
 import { acknowledgedTaskIds, type OpenListenStream, pushedTask, subscriptionIdOf } from './taskListener.js';
@@ -32,42 +33,6 @@ export interface ListenMultiplexerOptions {
   readonly mergePauseMaxMs: number;
 }
 
-interface Member {
-  readonly taskId: string;
-  /** One per drive of this task (the same task may be driven twice at once, e.g. resumed while driven). */
-  readonly feeds: Set<ObserverFeed>;
-  /** The acknowledged stream this task is live on. */
-  liveOn?: Stream | undefined;
-  /** Refused by an acknowledgement, or its streams kept failing: it polls from now on. */
-  refused: boolean;
-  /**
-   * How many streams in a row ended under this task soon after their acknowledgement, or failed before it while
-   * the task was listening again.
-   */
-  quickEnds: number;
-  /** It was live on an acknowledged stream once: a later listen request that fails may be the server restarting. */
-  wasLive: boolean;
-  /** It listens again after its next successful poll (its listen request failed; the server may be back by then). */
-  relisten: boolean;
-  /** The last pushed state delivered, to drop the repeats a replacing stream opens with. */
-  lastSeen?: string | undefined;
-}
-
-interface Stream {
-  readonly controller: AbortController;
-  readonly taskIds: readonly string[];
-  /** The streams this one replaces once acknowledged (emptied then, so no chain of closed streams is kept). */
-  merges: readonly Stream[];
-  /** The tasks live on this stream now. */
-  readonly live: Set<string>;
-  id?: number | undefined;
-  acked?: ReadonlySet<string> | undefined;
-  /** When the acknowledgement arrived (the clock's time). */
-  ackedAt?: number | undefined;
-  /** An opening request that will replace this stream. */
-  replacedBy?: Stream | undefined;
-}
-
 /**
  * Multiplexes the listen subscriptions of many tasks over a few `subscriptions/listen` streams. Tasks join with
  * {@link observe} and leave when their observer closes. Joins are batched: the first opens a request at once (next
@@ -82,11 +47,11 @@ interface Stream {
  */
 export class ListenMultiplexer {
   readonly #options: ListenMultiplexerOptions;
-  readonly #members = new Map<string, Member>();
+  readonly #members = new Map<string, ListenMember>();
   /** Tasks waiting for the next round of listen requests. */
   readonly #joining = new Set<string>();
-  readonly #serving = new Set<Stream>();
-  readonly #opening = new Set<Stream>();
+  readonly #serving = new Set<ListenStream>();
+  readonly #opening = new Set<ListenStream>();
   #scheduled = false;
   #lastRoundAt = Number.NEGATIVE_INFINITY;
 
@@ -189,8 +154,8 @@ export class ListenMultiplexer {
     for (const request of planJoins(joining, replaceable, this.#options)) this.#open(request.taskIds, request.merges);
   }
 
-  #open(taskIds: readonly string[], merges: readonly Stream[]): void {
-    const stream: Stream = { controller: new AbortController(), taskIds, merges, live: new Set() };
+  #open(taskIds: readonly string[], merges: readonly ListenStream[]): void {
+    const stream: ListenStream = { controller: new AbortController(), taskIds, merges, live: new Set() };
     for (const merged of merges) merged.replacedBy = stream;
     this.#opening.add(stream);
     let request: Promise<unknown>;
@@ -209,7 +174,7 @@ export class ListenMultiplexer {
     request.catch(() => undefined).finally(() => this.#onEnd(stream));
   }
 
-  #onNotification(stream: Stream, notification: TransportNotification): void {
+  #onNotification(stream: ListenStream, notification: TransportNotification): void {
     if (stream.id === undefined || subscriptionIdOf(notification) !== stream.id) return;
     if (notification.method === 'notifications/subscriptions/acknowledged') {
       if (this.#opening.has(stream)) this.#onAck(stream, acknowledgedTaskIds(notification));
@@ -229,7 +194,7 @@ export class ListenMultiplexer {
     for (const feed of member.feeds) feed.state(task);
   }
 
-  #onAck(stream: Stream, agreed: readonly unknown[]): void {
+  #onAck(stream: ListenStream, agreed: readonly unknown[]): void {
     const requested = new Set(stream.taskIds);
     const acked = new Set<string>();
     for (const id of agreed) if (typeof id === 'string' && requested.has(id)) acked.add(id);
@@ -255,14 +220,14 @@ export class ListenMultiplexer {
   }
 
   /** Stops a stream; tasks still live on it (none when it closes as planned) poll from now on. */
-  #close(stream: Stream): void {
+  #close(stream: ListenStream): void {
     this.#serving.delete(stream);
     this.#opening.delete(stream);
     stream.controller.abort();
     this.#releaseLive(stream, false);
   }
 
-  #onEnd(stream: Stream): void {
+  #onEnd(stream: ListenStream): void {
     if (this.#opening.delete(stream)) {
       // Failed before its ack: the tasks that were joining poll; one that listened before (the server may be
       // restarting) listens again after its next successful poll, the others poll from now on. The streams it
@@ -288,7 +253,7 @@ export class ListenMultiplexer {
    * ended under them) each joins the next round, unless its streams keep ending soon after their acknowledgement (a
    * server or proxy that cuts every stream); without it (the client closed the stream) they poll from now on.
    */
-  #releaseLive(stream: Stream, rejoin: boolean): void {
+  #releaseLive(stream: ListenStream, rejoin: boolean): void {
     const quick = this.#options.clock.now() - (stream.ackedAt ?? 0) < QUICK_END_MS;
     for (const taskId of stream.live) {
       const member = this.#members.get(taskId);
@@ -308,60 +273,3 @@ export const QUICK_END_MS = 1000;
 
 /** Streams in a row that may end at once (or fail, listening again) under a task before it only polls. */
 export const MAX_QUICK_ENDS = 3;
-
-/** What tells two pushed states of one task apart, cheaply, before the full schema check. */
-function stateKey(params: TransportNotification['params']): string {
-  const requests = params?.inputRequests;
-  const keys = requests !== null && typeof requests === 'object' ? Object.keys(requests).join(',') : '';
-  return `${String(params?.status)}|${String(params?.lastUpdatedAt)}|${String(params?.statusMessage)}|${keys}`;
-}
-
-/** Settings of `tasks.listen`: how the tasks a client drives share listen streams. */
-export interface ListenOptions {
-  /**
-   * At most this many task ids in one `subscriptions/listen` request (keep it at or below what the server
-   * acknowledges in one). @default 1000
-   */
-  readonly maxTaskIdsPerStream?: number | undefined;
-  /**
-   * The listen streams the client keeps open at most. Tasks join through a new request carrying only their ids;
-   * once this many streams are open, the next request also carries the live tasks of the streams with the fewest,
-   * which close once it is acknowledged. Exceeded only when the tasks in flight need more streams than
-   * `maxTaskIdsPerStream` allows, and by one while a stream is being replaced: keep it below what the server allows
-   * per connection (mcp-tasks servers allow 32 listen streams per WebSocket or stdio connection). @default 8
-   */
-  readonly maxStreams?: number | undefined;
-}
-
-/**
- * The pauses between two rounds of listen requests. Each request is an HTTP request (or a message) of its own:
- * batching joins for 20 ms keeps them to 50 a second however fast tasks start. Once the streams are at their bound,
- * a round re-lists the smallest stream's live tasks too, and waits 2 ms per such task (at most 250 ms), so the
- * server re-sends at most ~500 states a second. Either way a task becomes live well before its first poll falls due
- * (servers ask for polls ≥ 1 s apart).
- */
-const PAUSES = { joinIntervalMs: 20, mergePauseMsPerTask: 2, mergePauseMaxMs: 250 };
-
-/** The multiplexer `McpClient` uses for `tasks.listen` (`true` or {@link ListenOptions}); undefined when off. */
-export function listenMultiplexer(
-  listen: boolean | ListenOptions | undefined,
-  clock: Clock,
-  open: OpenListenStream,
-): ListenMultiplexer | undefined {
-  if (listen === undefined || listen === false) return undefined;
-  const options = listen === true ? {} : listen;
-  return new ListenMultiplexer({
-    open,
-    clock,
-    maxTaskIdsPerStream: positiveInteger('maxTaskIdsPerStream', options.maxTaskIdsPerStream ?? 1000),
-    maxStreams: positiveInteger('maxStreams', options.maxStreams ?? 8),
-    ...PAUSES,
-  });
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`tasks.listen.${name} must be a positive integer, got ${value}`);
-  }
-  return value;
-}

@@ -81,32 +81,13 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
     },
   };
 
-  const clock = options.clock;
-  const waitForItem = (ms: number, signal: AbortSignal): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      let cancelTimer: () => void = () => undefined;
-      const settle = (): void => {
-        wake = undefined;
-        cancelTimer();
-        off();
-      };
-      const done = (): void => {
-        settle();
-        resolve();
-      };
-      // Rejects without resolving first: a resolved wait would read as "poll now" and send a spurious tasks/get.
-      const off = onAbort(signal, () => {
-        settle();
-        reject(signal.reason);
-      });
-      wake = done;
-      cancelTimer = clock.timer === undefined ? sleepTimer(clock, ms, done) : clock.timer(ms, done);
-    });
-
+  const setWake = (wakeUp: (() => void) | undefined): void => {
+    wake = wakeUp;
+  };
   const observer: TaskObserver = {
     async next(delayMs, signal) {
       signal.throwIfAborted();
-      if (queue.length === 0) await waitForItem(live ? options.safetyPollMs : delayMs, signal);
+      if (queue.length === 0) await waitOrWake(options.clock, live ? options.safetyPollMs : delayMs, signal, setWake);
       const item = queue.shift();
       if (item?.kind === 'state') return item.task;
       return options.poll(signal);
@@ -118,6 +99,37 @@ export function queuedObserver(options: QueuedObserverOptions): { observer: Task
     },
   };
   return { observer, feed };
+}
+
+/**
+ * Waits `ms`, or less when the wake function handed to `setWake` is called first (it is unset again once the wait
+ * settles). Rejects with `signal.reason` on abort, without resolving first: a resolved wait would read as "poll now"
+ * and send a spurious tasks/get.
+ */
+function waitOrWake(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal,
+  setWake: (wake: (() => void) | undefined) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let cancelTimer: () => void = () => undefined;
+    const settle = (): void => {
+      setWake(undefined);
+      cancelTimer();
+      off();
+    };
+    const done = (): void => {
+      settle();
+      resolve();
+    };
+    const off = onAbort(signal, () => {
+      settle();
+      reject(signal.reason);
+    });
+    setWake(done);
+    cancelTimer = clock.timer === undefined ? sleepTimer(clock, ms, done) : clock.timer(ms, done);
+  });
 }
 
 /**

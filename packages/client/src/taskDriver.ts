@@ -108,20 +108,9 @@ export async function driveTask<R>(taskId: string, seed: Task | undefined, optio
         case 'finish':
           await journal?.remove(taskId);
           return outcome(task, options.parseResult);
-        case 'give_up': {
-          if (decision.reason !== 'stuck') {
-            // Expired: the server may already have dropped it; a cancel is courtesy, the entry is of no use.
-            await cancelWithin(operations, taskId);
-            await journal?.remove(taskId);
-            throw new TaskExpiredError(taskId, task.createdAt, task.ttlMs ?? 0);
-          }
-          const refused = await cancelOrKeep(operations, taskId, journal);
-          throw new TaskStuckError(
-            taskId,
-            polling.stuckAfterPolls,
-            refused === undefined ? {} : { cancelError: refused },
-          );
-        }
+        case 'give_up':
+          // Awaited here so that its errors pass through the catch below, as the other outcomes do.
+          return await giveUp(task, decision.reason, options);
         case 'answer': {
           const requests = pick(task, decision.keys);
           const origin = { method: 'tools/call', ...options.origin, taskId };
@@ -169,6 +158,24 @@ async function observeOnce(
   if (task.taskId !== taskId)
     throw new InvalidResponseError('tasks/get', `state of task ${task.taskId}, not ${taskId}`);
   return task;
+}
+
+/** Ends the drive of a task the tracker gave up on, with `TaskExpiredError` or `TaskStuckError`. */
+async function giveUp<R>(
+  task: DetailedTask,
+  reason: 'stuck' | 'expired',
+  options: DriveTaskOptions<R>,
+): Promise<never> {
+  const { operations, journal } = options;
+  if (reason !== 'stuck') {
+    // Expired: the server may already have dropped it; a cancel is courtesy, the entry is of no use.
+    await cancelWithin(operations, task.taskId);
+    await journal?.remove(task.taskId);
+    throw new TaskExpiredError(task.taskId, task.createdAt, task.ttlMs ?? 0);
+  }
+  const refused = await cancelOrKeep(operations, task.taskId, journal);
+  const stuckAfterPolls = options.polling.stuckAfterPolls;
+  throw new TaskStuckError(task.taskId, stuckAfterPolls, refused === undefined ? {} : { cancelError: refused });
 }
 
 function outcome<R>(task: DetailedTask, parseResult: (result: unknown) => R): R {

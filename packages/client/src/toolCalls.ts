@@ -12,7 +12,8 @@ import { classifyResult } from './classifyResult.js';
 import type { ClientRequests } from './clientRequests.js';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
-import { type ListenMultiplexer, type ListenOptions, listenMultiplexer } from './listenMultiplexer.js';
+import type { ListenMultiplexer } from './listenMultiplexer.js';
+import { type ListenOptions, listenMultiplexer } from './listenOptions.js';
 import type {
   CallToolOptions,
   ProgressCallOptions,

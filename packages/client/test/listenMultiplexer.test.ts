@@ -1,7 +1,8 @@
 import { type DetailedTask, META, type TransportNotification } from '@mcp-tasks/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../src/clock.js';
-import { ListenMultiplexer, listenMultiplexer, MAX_QUICK_ENDS, QUICK_END_MS } from '../src/listenMultiplexer.js';
+import { ListenMultiplexer, MAX_QUICK_ENDS, QUICK_END_MS } from '../src/listenMultiplexer.js';
+import { listenMultiplexer } from '../src/listenOptions.js';
 
 /** One listen request the multiplexer opened, settled by the test. */
 interface Opened {
