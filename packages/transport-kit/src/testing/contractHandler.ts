@@ -63,96 +63,121 @@ type Params = Readonly<Record<string, unknown>>;
  */
 export function createContractHandler(): ContractHandler {
   const state: ContractState = { running: [], aborted: [], maxHeld: 0, notifications: [], peerOutcomes: [] };
+  const methods: Methods = {
+    'test/echo': async (_id, params) => ({ echo: params.payload }),
+    ...holdMethods(state),
+    ...notifyingMethods(),
+    'test/state': async () => ({ state: JSON.parse(JSON.stringify(state)) as Params }),
+    ...peerMethods(state),
+  };
+  return { handler: dispatcher(state, methods), state };
+}
+
+type Methods = Record<string, (id: TransportRequestId, params: Params, context: RequestContext) => Promise<Params>>;
+
+/** `test/hold` and `test/release`, sharing the holds waiting for their count. */
+function holdMethods(state: ContractState): Methods {
   const held: Array<{ index: number; answer: () => void }> = [];
   let heldCount = 0;
   let releaseFirst: (() => void) | undefined;
   let firstAnswered: Promise<void> | undefined;
-
-  const methods: Record<string, (id: TransportRequestId, params: Params, context: RequestContext) => Promise<Params>> =
-    {
-      'test/echo': async (_id, params) => ({ echo: params.payload }),
-      'test/hold': (_id, params) =>
-        new Promise<Params>((resolve) => {
-          const index = Number(params.index);
-          const count = Number(params.count);
-          held.push({ index, answer: () => resolve({ index }) });
-          heldCount += 1;
-          state.maxHeld = Math.max(state.maxHeld, heldCount);
-          if (heldCount < count) return;
-          const first = held.find((entry) => entry.index === 0);
-          for (const entry of [...held].reverse()) if (entry !== first) entry.answer();
-          held.length = 0;
-          heldCount = 0;
-          if (first !== undefined) {
-            firstAnswered = new Promise<void>((done) => {
-              releaseFirst = () => {
-                first.answer();
-                done();
-              };
-            });
-          }
-        }),
-      'test/release': async () => {
-        releaseFirst?.();
-        releaseFirst = undefined;
-        await firstAnswered;
-        return { released: firstAnswered !== undefined };
-      },
-      'test/progress': async (_id, params, context) => {
+  return {
+    'test/hold': (_id, params) =>
+      new Promise<Params>((resolve) => {
+        const index = Number(params.index);
         const count = Number(params.count);
-        const meta = params._meta as Params | undefined;
-        const progressToken = meta?.[META.progressToken];
-        for (let progress = 1; progress <= count; progress++) {
-          context.notify({
-            jsonrpc: '2.0',
-            method: 'notifications/progress',
-            params: { progressToken, progress, total: count },
+        held.push({ index, answer: () => resolve({ index }) });
+        heldCount += 1;
+        state.maxHeld = Math.max(state.maxHeld, heldCount);
+        if (heldCount < count) return;
+        const first = held.find((entry) => entry.index === 0);
+        for (const entry of [...held].reverse()) if (entry !== first) entry.answer();
+        held.length = 0;
+        heldCount = 0;
+        if (first !== undefined) {
+          firstAnswered = new Promise<void>((done) => {
+            releaseFirst = () => {
+              first.answer();
+              done();
+            };
           });
         }
-        return { sent: count };
-      },
-      'subscriptions/listen': async (id, params, context) => {
-        const tag = { _meta: { [META.subscriptionId]: id } };
-        const ack: TransportNotification = {
-          jsonrpc: '2.0',
-          method: 'notifications/subscriptions/acknowledged',
-          params: { ...tag, notifications: { toolsListChanged: true } },
-        };
-        context.notify(ack);
-        for (let n = 0; n < Number(params.count ?? 0); n++) {
-          context.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { ...tag, n } });
-        }
-        if (params.end !== true) await aborted(context.signal);
-        return { resultType: 'complete', ...tag };
-      },
-      'test/hang': async (_id, _params, context) => {
-        await aborted(context.signal);
-        return { late: true };
-      },
-      'test/state': async () => ({ state: JSON.parse(JSON.stringify(state)) as Params }),
-      'test/peerRequest': async (_id, params, context) => {
-        const method = String(params.method);
-        const message = isRecord(params.params) ? { method, params: params.params } : { method };
-        const send = params.via === 'session' ? context.session?.request.bind(context.session) : context.request;
-        if (send === undefined) return { failed: 'no-session' };
-        try {
-          const reply = await send(message);
-          state.peerOutcomes.push(`${method}:answered`);
-          return { reply };
-        } catch (error) {
-          const code = isRecord(error) && typeof error.code === 'string' ? error.code : 'unknown';
-          state.peerOutcomes.push(`${method}:${code}`);
-          return { failed: code };
-        }
-      },
-      'test/peerNotify': async (_id, params, context) => {
-        context.session?.notify(params.notification as TransportNotification);
-        return { sent: context.session !== undefined };
-      },
-      'test/session': async (_id, _params, context) => ({ sessionId: context.session?.id ?? null }),
-    };
+      }),
+    'test/release': async () => {
+      releaseFirst?.();
+      releaseFirst = undefined;
+      await firstAnswered;
+      return { released: firstAnswered !== undefined };
+    },
+  };
+}
 
-  const handler: MessageHandler = async (message, context) => {
+/** The methods that notify within their request: `test/progress`, `subscriptions/listen`, `test/hang`. */
+function notifyingMethods(): Methods {
+  return {
+    'test/progress': async (_id, params, context) => {
+      const count = Number(params.count);
+      const meta = params._meta as Params | undefined;
+      const progressToken = meta?.[META.progressToken];
+      for (let progress = 1; progress <= count; progress++) {
+        context.notify({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken, progress, total: count },
+        });
+      }
+      return { sent: count };
+    },
+    'subscriptions/listen': async (id, params, context) => {
+      const tag = { _meta: { [META.subscriptionId]: id } };
+      const ack: TransportNotification = {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { ...tag, notifications: { toolsListChanged: true } },
+      };
+      context.notify(ack);
+      for (let n = 0; n < Number(params.count ?? 0); n++) {
+        context.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { ...tag, n } });
+      }
+      if (params.end !== true) await aborted(context.signal);
+      return { resultType: 'complete', ...tag };
+    },
+    'test/hang': async (_id, _params, context) => {
+      await aborted(context.signal);
+      return { late: true };
+    },
+  };
+}
+
+/** The 2025-era session methods: `test/peerRequest`, `test/peerNotify`, `test/session`. */
+function peerMethods(state: ContractState): Methods {
+  return {
+    'test/peerRequest': async (_id, params, context) => {
+      const method = String(params.method);
+      const message = isRecord(params.params) ? { method, params: params.params } : { method };
+      const send = params.via === 'session' ? context.session?.request.bind(context.session) : context.request;
+      if (send === undefined) return { failed: 'no-session' };
+      try {
+        const reply = await send(message);
+        state.peerOutcomes.push(`${method}:answered`);
+        return { reply };
+      } catch (error) {
+        const code = isRecord(error) && typeof error.code === 'string' ? error.code : 'unknown';
+        state.peerOutcomes.push(`${method}:${code}`);
+        return { failed: code };
+      }
+    },
+    'test/peerNotify': async (_id, params, context) => {
+      context.session?.notify(params.notification as TransportNotification);
+      return { sent: context.session !== undefined };
+    },
+    'test/session': async (_id, _params, context) => ({ sessionId: context.session?.id ?? null }),
+  };
+}
+
+/** The handler: checks the message, records notifications and aborts, runs the method. */
+function dispatcher(state: ContractState, methods: Methods): MessageHandler {
+  return async (message, context) => {
     if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
       return { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request' } };
     }
@@ -181,7 +206,6 @@ export function createContractHandler(): ContractHandler {
       state.running.splice(state.running.indexOf(id), 1);
     }
   };
-  return { handler, state };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -59,3 +59,8 @@ export interface OpenedTransport extends TransportUnderTest {
 
 /** Starts one transport for the current test; the suite closes it after the test. */
 export type OpenTransport = () => Promise<OpenedTransport>;
+
+/** The part of a vitest test context the checks use: marking a check not applicable to the transport. */
+export interface SkipContext {
+  skip(note: string): void;
+}
