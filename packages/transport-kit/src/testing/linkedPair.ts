@@ -33,7 +33,7 @@ export interface LinkedPair extends ClientTransport {
 
 /**
  * Links a client to `handler` in memory. Each `request()` becomes one `handler(message, context)` call with a
- * fresh {@link RequestContext}: `principal` from the options, `notify` routed to that request's
+ * fresh `RequestContext`: `principal` from the options, `notify` routed to that request's
  * `onNotification`, and a `signal` the pair aborts when the client's request signal aborts, when the client sends
  * `notifications/cancelled` naming the request, or on `close()`.
  *
