@@ -48,7 +48,7 @@ export type {
 } from './mcpClientOptions.js';
 export type { Progress, ProgressListener } from './progressHandler.js';
 export type { RawResult } from './rpcClient.js';
-export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskStatusListener } from './taskDriver.js';
+export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskRpc, TaskStatusListener } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';
 export type { RequestResult } from './taskHandle.js';
 export { isTaskHandle } from './taskHandle.js';

@@ -45,7 +45,7 @@ import type {
   StartToolResult,
 } from './mcpClientOptions.js';
 import { RpcClient } from './rpcClient.js';
-import type { TaskOperations } from './taskDriver.js';
+import type { TaskRpc } from './taskDriver.js';
 import type { RequestResult } from './taskHandle.js';
 import { ToolCalls } from './toolCalls.js';
 
@@ -84,7 +84,7 @@ export class McpClient {
     });
     this.#era = new EraConnection({ ...settings, rpc, transport, clientInfo, legacy });
     this.#requests = new ClientRequests({ ...settings, rpc, era: this.#era });
-    const operations: TaskOperations = {
+    const operations: TaskRpc = {
       get: (id, signal) => this.getTask(id, { signal }),
       update: (id, responses, signal) => this.updateTask(id, responses, { signal }),
       cancel: (id, signal) => this.cancelTask(id, { signal }),

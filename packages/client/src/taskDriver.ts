@@ -26,8 +26,11 @@ import { type InputHandlers, type InputOrigin, resolveInputRequests } from './in
 import type { TaskJournal } from './taskJournal.js';
 import { pollDelay, type ResolvedPollingOptions, TaskTracker } from './taskTracker.js';
 
-/** The three task methods, as the driver needs them. `McpClient` implements this over its transport. */
-export interface TaskOperations {
+/**
+ * The three task methods, as the driver needs them (named apart from task-store's `TaskOperations` class).
+ * `McpClient` implements this over its transport.
+ */
+export interface TaskRpc {
   /** `tasks/get`; rejects with `ProtocolError` (e.g. `-32602`) or `InvalidResponseError`. */
   get(taskId: string, signal?: AbortSignal): Promise<DetailedTask>;
   /** `tasks/update` with `inputResponses`; resolves on the ack (which says nothing about task state). */
@@ -35,6 +38,9 @@ export interface TaskOperations {
   /** `tasks/cancel`; resolves on the ack; `signal` bounds the wait. */
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
 }
+
+/** @deprecated Renamed {@link TaskRpc} (task-store has a `TaskOperations` class); this alias will be removed. */
+export type TaskOperations = TaskRpc;
 
 /**
  * Where observed task states come from. The default polls `tasks/get` after `delayMs`; a notification source
@@ -53,7 +59,7 @@ export type TaskStatusListener = (task: Task | DetailedTask) => void;
 /** Options of {@link driveTask}. */
 export interface DriveTaskOptions<R> {
   /** The task methods to drive the task with. */
-  readonly operations: TaskOperations;
+  readonly operations: TaskRpc;
   /** The application's input handlers, which answer the task's input requests. */
   readonly handlers: InputHandlers;
   /** Polling intervals and give-up thresholds, defaults applied. */
@@ -209,7 +215,7 @@ export const CANCEL_ACK_TIMEOUT_MS = 3000;
  * Sends `tasks/cancel` and waits for the ack at most {@link CANCEL_ACK_TIMEOUT_MS}, so a caller that exits right
  * after the rejection does not exit before the cancel left. Resolves with the error if it was not acknowledged.
  */
-async function cancelWithin(operations: TaskOperations, taskId: string): Promise<unknown> {
+async function cancelWithin(operations: TaskRpc, taskId: string): Promise<unknown> {
   try {
     await operations.cancel(taskId, AbortSignal.timeout(CANCEL_ACK_TIMEOUT_MS));
     return undefined;
@@ -219,11 +225,7 @@ async function cancelWithin(operations: TaskOperations, taskId: string): Promise
 }
 
 /** Cancels; the journal entry goes only once the server acknowledged it, so an unsent cancel can be retried. */
-async function cancelOrKeep(
-  operations: TaskOperations,
-  taskId: string,
-  journal: TaskJournal | undefined,
-): Promise<unknown> {
+async function cancelOrKeep(operations: TaskRpc, taskId: string, journal: TaskJournal | undefined): Promise<unknown> {
   const refused = await cancelWithin(operations, taskId);
   if (refused === undefined) await journal?.remove(taskId);
   return refused;

@@ -23,7 +23,7 @@ import type {
 } from './mcpClientOptions.js';
 import { parseResult as parse } from './parseResult.js';
 import type { RawResult } from './rpcClient.js';
-import { type DriveTaskOptions, driveTask, type TaskOperations } from './taskDriver.js';
+import { type DriveTaskOptions, driveTask, type TaskRpc } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import type { ResolvedPollingOptions } from './taskTracker.js';
 
@@ -33,7 +33,7 @@ type Params = Readonly<Record<string, unknown>>;
 export interface ToolCallsOptions {
   readonly requests: ClientRequests;
   /** The client's task methods (`tasks/get`, `tasks/update`, `tasks/cancel`). */
-  readonly operations: TaskOperations;
+  readonly operations: TaskRpc;
   readonly handlers: InputHandlers;
   /** Whether a task may answer a call. */
   readonly acceptsTask: boolean;
