@@ -6,9 +6,9 @@
  * @module @mcp-tasks/server
  */
 
+export { PeerRequestError } from './era-2025/index.js';
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
-export { PeerRequestError } from './legacyPeerInput.js';
 export type { LogLevel } from './logLevels.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';

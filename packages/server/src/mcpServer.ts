@@ -14,12 +14,10 @@ import {
 } from '@mcp-tasks/protocol';
 import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
+import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
 import { methodNotFound, toWireError } from './errors.js';
 import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
-import { LegacyEra } from './legacyEra.js';
-import { toLegacyError } from './legacyResults.js';
-import { createLegacyTaskRoutes } from './legacyTaskEra.js';
 import { ListenHub, type ListKind } from './listenHub.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import { type PromptDefinition, type RegisteredPrompt, registerPrompt } from './promptRegistry.js';

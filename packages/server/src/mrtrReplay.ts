@@ -1,7 +1,7 @@
 import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
+import type { InputChannel, MrtrInfo } from './inputChannel.js';
 import type { JsonObject } from './jsonRpc.js';
 import { InputRequired } from './mrtr.js';
-import type { InputChannel, MrtrInfo } from './toolContext.js';
 
 /** Marks the `requestState` of a round started by `ctx.elicit`/`sample`/`listRoots` in a synchronous call. */
 const REPLAY = 'io.mcp-tasks/replay';

@@ -8,7 +8,6 @@ import {
 import type { RequestEnvelope } from './envelope.js';
 import { isJsonObject } from './jsonRpc.js';
 import { LeaseKeeper } from './leaseKeeper.js';
-import { isLegacyTask } from './legacyTaskWire.js';
 import { TaskMethods } from './taskMethods.js';
 import { SHUTDOWN_ERROR } from './taskOutcomes.js';
 import { createToolContext, type InputChannel } from './toolContext.js';
@@ -88,8 +87,9 @@ export class TaskRuntime {
     const meta = record.requestMeta;
     const tool = typeof meta?.name === 'string' ? this.#options.tools.get(meta.name) : undefined;
     if (tool === undefined || tool.definition.resumable !== true || meta === undefined) return false;
-    // A 2025-11-25 task asks its questions as requests in the client's session, which a resumed run cannot reach.
-    if (isLegacyTask(record)) return false;
+    // A task created by an era adapter (it stores its `wire`, e.g. 2025-11-25) asks its questions as requests in the
+    // client's session, which a resumed run cannot reach; only tasks of the core's own wire are resumed.
+    if (meta.wire !== undefined) return false;
     const envelope: RequestEnvelope = {
       protocolVersion: typeof meta.protocolVersion === 'string' ? meta.protocolVersion : '',
       clientCapabilities: isJsonObject(meta.clientCapabilities) ? meta.clientCapabilities : {},

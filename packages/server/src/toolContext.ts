@@ -13,6 +13,7 @@ import { type AbortSource, CallAbort, callAbortOf } from './callAbort.js';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
+import type { InputChannel, MrtrInfo, ToolMode } from './inputChannel.js';
 import type { JsonInterner } from './jsonInterner.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { type LogLevel, passesLogLevel } from './logLevels.js';
@@ -56,17 +57,6 @@ export interface RequestInfo {
 /** Which client feature an input request needs. */
 export type InputKind = 'elicitation' | 'sampling' | 'roots';
 
-/** MRTR state of a request: the answers of a retry and the handler's own state from the verified `requestState`. */
-export interface MrtrInfo {
-  /**
-   * The retry's `inputResponses` (every value an object; answers to the keys the previous round asked for match
-   * their request's result schema when the retry echoes its `requestState`); `{}` on the first round.
-   */
-  readonly inputResponses: Readonly<Record<string, JsonObject>>;
-  /** The `state` given to {@link HandlerContext.inputRequired} in the previous round, after verification. */
-  readonly requestState: unknown;
-}
-
 /** Context for any handler that may answer `input_required` (tools, prompts, resources). */
 export interface HandlerContext extends RequestInfo, MrtrInfo {
   /** True when this request declared the capability for `kind` (form elicitation for `elicitation`). */
@@ -81,13 +71,6 @@ export interface HandlerContext extends RequestInfo, MrtrInfo {
   /** Sends `notifications/message` only when the request set a log level and `level` passes it. */
   log(level: LogLevel, data: unknown, logger?: string): void;
 }
-
-/**
- * How a tool call runs: `task` once its task exists; `grace` while a task-mode call is inside the
- * immediate-result grace period (its task id is already reserved; the first question or status update creates the
- * task); `sync` for a synchronous call.
- */
-export type ToolMode = 'task' | 'grace' | 'sync';
 
 /** Context of a tool call. Asking for input works the same in every mode; `mode` tells which one runs. */
 export interface ToolContext extends HandlerContext {
@@ -112,15 +95,6 @@ export interface ToolContext extends HandlerContext {
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
   /** Asks for the client's roots (`roots/list`); works like {@link elicit}. */
   listRoots(): Promise<ListRootsResult>;
-}
-
-/** Where a tool's questions and status go: the call's task, or MRTR replay for a synchronous call. */
-export interface InputChannel {
-  readonly mode: ToolMode;
-  readonly taskId: string | undefined;
-  /** Resolves with the answer, already validated against the result schema of `request.method`. */
-  ask(request: InputRequest): Promise<InputResponse>;
-  setStatus(message: string): Promise<void>;
 }
 
 const KIND_PROBE: Record<InputKind, { readonly method: string }> = {
@@ -349,3 +323,5 @@ export function createToolContext(source: RequestScope, channel: InputChannel): 
 export function detachRequest(context: ToolContext, interner: JsonInterner, keepNotifying: boolean): void {
   if (context instanceof RequestHandlerContext) context.detach(interner, keepNotifying);
 }
+
+export type { InputChannel, MrtrInfo, ToolMode } from './inputChannel.js';

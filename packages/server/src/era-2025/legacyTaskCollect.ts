@@ -1,12 +1,12 @@
 import { ErrorCode, ProtocolError } from '@mcp-tasks/protocol';
-import { missingCapabilityFor } from './capabilities.js';
-import { missingCapability } from './errors.js';
-import { checkInputAnswers } from './inputAnswers.js';
-import type { JsonObject } from './jsonRpc.js';
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
-import { InputRequired } from './mrtr.js';
-import { createHandlerContext, type MrtrInfo, type RequestScope, runInContext } from './toolContext.js';
-import type { RegisteredTool } from './toolRegistry.js';
+import { missingCapabilityFor } from '../capabilities.js';
+import { missingCapability } from '../errors.js';
+import { checkInputAnswers } from '../inputAnswers.js';
+import type { JsonObject } from '../jsonRpc.js';
+import { InputRequired } from '../mrtr.js';
+import { createHandlerContext, type MrtrInfo, type RequestScope, runInContext } from '../toolContext.js';
+import type { RegisteredTool } from '../toolRegistry.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 
 /** Most rounds a `collectInput` phase may ask before the call fails (a phase that never proceeds). */
 const MAX_ROUNDS = 16;

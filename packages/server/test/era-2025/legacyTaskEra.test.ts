@@ -8,9 +8,9 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '../src/jsonRpc.js';
-import { legacyTaskEraRoutes } from '../src/legacyTaskEra.js';
-import { fakeContext } from './harness.js';
+import { legacyTaskEraRoutes } from '../../src/era-2025/legacyTaskEra.js';
+import type { JsonObject } from '../../src/jsonRpc.js';
+import { fakeContext } from '../harness.js';
 import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 /** A session whose client answers every request with `reply(request)`. */

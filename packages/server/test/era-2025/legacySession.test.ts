@@ -1,7 +1,7 @@
 import { ErrorCode, TASKS_EXTENSION_ID } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServer } from '../src/index.js';
-import { fakeContext, request } from './harness.js';
+import { McpServer } from '../../src/index.js';
+import { fakeContext, request } from '../harness.js';
 import { FakeSession, LegacyClient } from './legacyHarness.js';
 
 const servers: McpServer[] = [];

@@ -1,17 +1,11 @@
 import type { InputRequest, InputResponse, OutboundRequest } from '@mcp-tasks/protocol';
 import type { TaskOperations } from '@mcp-tasks/task-store';
-import { checkInputAnswers } from './inputAnswers.js';
-import type { JsonObject } from './jsonRpc.js';
+import { checkInputAnswers } from '../inputAnswers.js';
+import type { JsonObject } from '../jsonRpc.js';
+import type { InputChannel, ToolMode } from '../toolContext.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyResultStreams } from './legacyResultStreams.js';
 import { withRelatedTask } from './legacyTaskWire.js';
-import type { InputChannel, ToolMode } from './toolContext.js';
-
-/**
- * Sends one server-to-client request in the client's 2025-era session and resolves with the client's result
- * object; rejects when the client answers with an error, the session ends or `signal` aborts (the request is then
- * abandoned).
- */
-export type LegacyPeerAsk = (request: OutboundRequest, signal: AbortSignal) => Promise<JsonObject>;
 
 /** What a {@link LegacyTaskInput} needs. */
 export interface LegacyTaskInputOptions {

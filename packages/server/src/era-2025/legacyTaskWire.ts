@@ -6,8 +6,8 @@ import {
   type TaskStatus,
   type TransportNotification,
 } from '@mcp-tasks/protocol';
-import { isJsonObject, type JsonObject } from './jsonRpc.js';
-import type { RegisteredTool } from './toolRegistry.js';
+import { isJsonObject, type JsonObject } from '../jsonRpc.js';
+import type { RegisteredTool } from '../toolRegistry.js';
 
 /**
  * The `requestMeta.wire` value of a task created by a task-augmented 2025-11-25 `tools/call`. The 2025-11-25 task

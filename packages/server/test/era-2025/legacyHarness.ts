@@ -6,7 +6,7 @@ import {
   type TransportNotification,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import type { McpServer } from '../src/index.js';
+import type { McpServer } from '../../src/index.js';
 
 /** How the fake client answers one server-to-client request. */
 export type PeerAnswer =

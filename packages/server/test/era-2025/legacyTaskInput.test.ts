@@ -2,11 +2,11 @@
 import { LegacyTaskSchema, RELATED_TASK_META_KEY } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { collectInputFromPeer } from '../src/legacyTaskCollect.js';
-import { LEGACY_TASK_WIRE } from '../src/legacyTaskWire.js';
-import { TaskMethods } from '../src/taskMethods.js';
-import { TaskRuntime } from '../src/taskRuntime.js';
-import { registerTool } from '../src/toolRegistry.js';
+import { collectInputFromPeer } from '../../src/era-2025/legacyTaskCollect.js';
+import { LEGACY_TASK_WIRE } from '../../src/era-2025/legacyTaskWire.js';
+import { TaskMethods } from '../../src/taskMethods.js';
+import { TaskRuntime } from '../../src/taskRuntime.js';
+import { registerTool } from '../../src/toolRegistry.js';
 import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 const ACCEPT = { action: 'accept', content: { ok: true } };

@@ -6,10 +6,10 @@ import type {
   RequestContext,
   TransportResponse,
 } from '@mcp-tasks/protocol';
-import { formatZodError } from './errors.js';
-import { parseInputAnswer } from './inputAnswers.js';
-import type { JsonObject } from './jsonRpc.js';
-import type { InputChannel } from './toolContext.js';
+import { formatZodError } from '../errors.js';
+import { parseInputAnswer } from '../inputAnswers.js';
+import type { JsonObject } from '../jsonRpc.js';
+import type { InputChannel } from '../toolContext.js';
 
 /** Sends one server-to-client request and resolves with the client's response (a JSON-RPC error resolves too). */
 export type PeerSend = (message: OutboundRequest, options?: PeerRequestOptions) => Promise<TransportResponse>;

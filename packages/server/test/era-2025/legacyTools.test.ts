@@ -1,7 +1,7 @@
 import { ErrorCode, type InputRequest } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServer } from '../src/index.js';
-import { fakeContext, request } from './harness.js';
+import { McpServer } from '../../src/index.js';
+import { fakeContext, request } from '../harness.js';
 import { LegacyClient } from './legacyHarness.js';
 
 const servers: McpServer[] = [];

@@ -8,8 +8,8 @@ import {
   type LegacyServerCapabilities,
   type PeerSession,
 } from '@mcp-tasks/protocol';
-import { formatZodError, invalidParams } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
+import { formatZodError, invalidParams } from '../errors.js';
+import type { JsonObject } from '../jsonRpc.js';
 import type { LegacySessionState } from './legacySessions.js';
 
 const DATE_VERSION = /^\d{4}-\d{2}-\d{2}$/;

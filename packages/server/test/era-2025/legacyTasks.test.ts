@@ -6,10 +6,10 @@ import {
   RELATED_TASK_META_KEY,
 } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { TASK_LIMIT_ERROR_CODE } from '../src/index.js';
-import { legacyServerCapabilities } from '../src/legacyInitialize.js';
-import { legacyToolCallMode } from '../src/legacyTaskCall.js';
-import { legacyToolWire } from '../src/legacyTaskWire.js';
+import { legacyServerCapabilities } from '../../src/era-2025/legacyInitialize.js';
+import { legacyToolCallMode } from '../../src/era-2025/legacyTaskCall.js';
+import { legacyToolWire } from '../../src/era-2025/legacyTaskWire.js';
+import { TASK_LIMIT_ERROR_CODE } from '../../src/index.js';
 import { ENVELOPE, legacyFixture } from './legacyTaskSetup.js';
 
 const TASK_KEYS = ['createdAt', 'lastUpdatedAt', 'pollInterval', 'status', 'statusMessage', 'taskId', 'ttl'];

@@ -1,7 +1,12 @@
 import { ErrorCode, type RequestContext } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
-import { LEGACY_TASK_METHODS, LegacyEra, type LegacyRoute, type LegacyRouteRequest } from '../src/legacyEra.js';
-import { legacyTaskCapabilities, negotiateLegacyVersion } from '../src/legacyInitialize.js';
+import {
+  LEGACY_TASK_METHODS,
+  LegacyEra,
+  type LegacyRoute,
+  type LegacyRouteRequest,
+} from '../../src/era-2025/legacyEra.js';
+import { legacyTaskCapabilities, negotiateLegacyVersion } from '../../src/era-2025/legacyInitialize.js';
 import { FakeSession } from './legacyHarness.js';
 
 const INIT = {

@@ -1,7 +1,7 @@
 // The 2025-11-25 experimental tasks through McpServer.handle: the legacy layer routes to the legacy task routes.
 import { LegacyCreateTaskResultSchema, LegacyTaskSchema } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { McpServer } from '../src/index.js';
+import { McpServer } from '../../src/index.js';
 import { LegacyClient } from './legacyHarness.js';
 
 function taskServer(): McpServer {

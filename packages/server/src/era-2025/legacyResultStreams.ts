@@ -1,4 +1,4 @@
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 
 /** A `tasks/result` request waiting on a task, and the way to the client on its own stream. */
 interface Waiter {

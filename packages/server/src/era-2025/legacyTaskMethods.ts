@@ -1,11 +1,11 @@
 import { ErrorCode, type LegacyListTasksResult, type LegacyTask, ProtocolError } from '@mcp-tasks/protocol';
 import { isTaskStoreError, isTerminalStatus, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
-import { invalidParams } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
+import { invalidParams } from '../errors.js';
+import type { JsonObject } from '../jsonRpc.js';
+import { TaskAbortError } from '../taskAbort.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyResultStreams } from './legacyResultStreams.js';
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import { isLegacyTask, legacyTaskPayload, legacyTaskStatus, toLegacyTask } from './legacyTaskWire.js';
-import { TaskAbortError } from './taskAbort.js';
 
 /** What the 2025-11-25 task methods need from the server's task runtime. */
 export interface LegacyTaskMethodsDeps {

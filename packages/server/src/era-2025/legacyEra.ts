@@ -6,16 +6,16 @@ import {
   type TransportRequestId,
   withFields,
 } from '@mcp-tasks/protocol';
-import type { RequestEnvelope } from './envelope.js';
-import { invalidParams, methodNotFound } from './errors.js';
-import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import type { RequestEnvelope } from '../envelope.js';
+import { invalidParams, methodNotFound } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../jsonRpc.js';
+import { isLogLevel } from '../logLevels.js';
+import type { InputChannel } from '../toolContext.js';
+import type { RegisteredTool } from '../toolRegistry.js';
 import { initializeSession, type LegacyIdentity } from './legacyInitialize.js';
 import { PeerInputChannel, peerSendOf } from './legacyPeerInput.js';
 import { serveWithPeerInput, toLegacyResult } from './legacyResults.js';
 import { type LegacySessionState, LegacySessions } from './legacySessions.js';
-import { isLogLevel } from './logLevels.js';
-import type { InputChannel } from './toolContext.js';
-import type { RegisteredTool } from './toolRegistry.js';
 
 /** One 2025-era request as the shared method routes see it. */
 export interface LegacyRouteRequest {

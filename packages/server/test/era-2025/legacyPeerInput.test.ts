@@ -1,7 +1,7 @@
 import type { TransportResponse } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
-import { askPeer, PeerRequestError, type PeerSend, peerResult } from '../src/legacyPeerInput.js';
-import { peerAsk } from '../src/legacyTaskEra.js';
+import { askPeer, PeerRequestError, type PeerSend, peerResult } from '../../src/era-2025/legacyPeerInput.js';
+import { peerAsk } from '../../src/era-2025/legacyTaskEra.js';
 
 const answering =
   (response: Omit<TransportResponse, 'jsonrpc' | 'id'>): PeerSend =>

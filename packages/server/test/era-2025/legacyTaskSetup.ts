@@ -3,16 +3,16 @@ import { ProtocolError, type TransportNotification } from '@mcp-tasks/protocol';
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { onTestFinished } from 'vitest';
 import { z } from 'zod';
-import type { RequestEnvelope } from '../src/envelope.js';
-import type { JsonObject } from '../src/jsonRpc.js';
-import { LegacyResultStreams } from '../src/legacyResultStreams.js';
-import { callToolAsLegacyTask, type LegacyTaskCallDeps } from '../src/legacyTaskCall.js';
-import type { LegacyPeerAsk } from '../src/legacyTaskInput.js';
-import { LegacyTaskMethods } from '../src/legacyTaskMethods.js';
-import { legacyTaskRoutes } from '../src/legacyTaskRoutes.js';
-import { TaskRuntime } from '../src/taskRuntime.js';
-import { type RegisteredTool, registerTool, type ToolDefinition } from '../src/toolRegistry.js';
-import { deferred, fakeContext } from './harness.js';
+import type { RequestEnvelope } from '../../src/envelope.js';
+import type { LegacyPeerAsk } from '../../src/era-2025/legacyPeerAsk.js';
+import { LegacyResultStreams } from '../../src/era-2025/legacyResultStreams.js';
+import { callToolAsLegacyTask, type LegacyTaskCallDeps } from '../../src/era-2025/legacyTaskCall.js';
+import { LegacyTaskMethods } from '../../src/era-2025/legacyTaskMethods.js';
+import { legacyTaskRoutes } from '../../src/era-2025/legacyTaskRoutes.js';
+import type { JsonObject } from '../../src/jsonRpc.js';
+import { TaskRuntime } from '../../src/taskRuntime.js';
+import { type RegisteredTool, registerTool, type ToolDefinition } from '../../src/toolRegistry.js';
+import { deferred, fakeContext } from '../harness.js';
 
 export const ENVELOPE: RequestEnvelope = {
   protocolVersion: '2025-11-25',

@@ -1,15 +1,15 @@
 import type { PeerSession, RequestContext } from '@mcp-tasks/protocol';
-import type { RequestEnvelope } from './envelope.js';
-import { methodNotFound } from './errors.js';
-import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import type { RequestEnvelope } from '../envelope.js';
+import { methodNotFound } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../jsonRpc.js';
+import type { TaskRuntime } from '../taskRuntime.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import { type PeerSend, peerResult } from './legacyPeerInput.js';
 import { LegacyResultStreams } from './legacyResultStreams.js';
 import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } from './legacyTaskCall.js';
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
 import { LegacyTaskMethods } from './legacyTaskMethods.js';
 import { legacyTaskRoutes } from './legacyTaskRoutes.js';
 import { legacyToolWire } from './legacyTaskWire.js';
-import type { TaskRuntime } from './taskRuntime.js';
 
 /** The version whose sessions have the experimental tasks. */
 const TASKS_VERSION = '2025-11-25';

@@ -1,7 +1,7 @@
 import { ErrorCode, type InputRequest, type InputResponse, ProtocolError } from '@mcp-tasks/protocol';
-import { isJsonObject, type JsonObject } from './jsonRpc.js';
+import { isJsonObject, type JsonObject } from '../jsonRpc.js';
+import { ResourceNotFoundError } from '../resourceRegistry.js';
 import { askPeer, PeerRequestError, type PeerSend } from './legacyPeerInput.js';
-import { ResourceNotFoundError } from './resourceRegistry.js';
 
 /** `-32002`: the 2025-era code for a resource that does not exist. */
 export const LEGACY_RESOURCE_NOT_FOUND = -32002;

@@ -10,19 +10,20 @@ import {
   withFields,
 } from '@mcp-tasks/protocol';
 import { isTaskStoreError, isTerminalStatus, type TaskOperations } from '@mcp-tasks/task-store';
-import type { RequestEnvelope } from './envelope.js';
-import { formatZodError, invalidParams } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
+import type { RequestEnvelope } from '../envelope.js';
+import { formatZodError, invalidParams } from '../errors.js';
+import type { JsonObject } from '../jsonRpc.js';
+import { taskLimitError } from '../taskLimitError.js';
+import { findTool, parseToolCallArguments, taskRequestMeta } from '../toolCall.js';
+import { createToolContext, type RequestScope } from '../toolContext.js';
+import { completeToolResult } from '../toolInvocation.js';
+import type { RegisteredTool } from '../toolRegistry.js';
+import type { ToolSupervisor } from '../toolSupervisor.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyResultStreams } from './legacyResultStreams.js';
 import { collectInputFromPeer } from './legacyTaskCollect.js';
-import { type LegacyPeerAsk, LegacyTaskInput } from './legacyTaskInput.js';
+import { LegacyTaskInput } from './legacyTaskInput.js';
 import { LEGACY_TASK_WIRE, legacyTaskStatusNotification, toLegacyTask, withRelatedTask } from './legacyTaskWire.js';
-import { taskLimitError } from './taskLimitError.js';
-import { findTool, parseToolCallArguments, taskRequestMeta } from './toolCall.js';
-import { createToolContext, type RequestScope } from './toolContext.js';
-import { completeToolResult } from './toolInvocation.js';
-import type { RegisteredTool } from './toolRegistry.js';
-import type { ToolSupervisor } from './toolSupervisor.js';
 
 /** What a task-augmented 2025-11-25 `tools/call` needs from the server. */
 export interface LegacyTaskCallDeps {

@@ -1,8 +1,8 @@
 import { type LegacyProtocolVersion, onAbort, type PeerSession, type TransportNotification } from '@mcp-tasks/protocol';
-import { invalidParams } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
-import type { ListKind } from './listenHub.js';
-import type { LogLevel } from './logLevels.js';
+import { invalidParams } from '../errors.js';
+import type { JsonObject } from '../jsonRpc.js';
+import type { ListKind } from '../listenHub.js';
+import type { LogLevel } from '../logLevels.js';
 
 /** Most `resources/subscribe` URIs one session may hold at once. */
 const MAX_SUBSCRIPTIONS_PER_SESSION = 1024;

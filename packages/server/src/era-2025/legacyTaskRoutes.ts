@@ -1,6 +1,6 @@
-import { invalidParams } from './errors.js';
-import type { JsonObject } from './jsonRpc.js';
-import type { LegacyPeerAsk } from './legacyTaskInput.js';
+import { invalidParams } from '../errors.js';
+import type { JsonObject } from '../jsonRpc.js';
+import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyTaskMethods } from './legacyTaskMethods.js';
 
 /** One 2025-11-25 task request, as the server's legacy layer hands it over. */

@@ -1,0 +1,29 @@
+import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
+import type { JsonObject } from './jsonRpc.js';
+
+/** MRTR state of a request: the answers of a retry and the handler's own state from the verified `requestState`. */
+export interface MrtrInfo {
+  /**
+   * The retry's `inputResponses` (every value an object; answers to the keys the previous round asked for match
+   * their request's result schema when the retry echoes its `requestState`); `{}` on the first round.
+   */
+  readonly inputResponses: Readonly<Record<string, JsonObject>>;
+  /** The `state` given to {@link HandlerContext.inputRequired} in the previous round, after verification. */
+  readonly requestState: unknown;
+}
+
+/**
+ * How a tool call runs: `task` once its task exists; `grace` while a task-mode call is inside the
+ * immediate-result grace period (its task id is already reserved; the first question or status update creates the
+ * task); `sync` for a synchronous call.
+ */
+export type ToolMode = 'task' | 'grace' | 'sync';
+
+/** Where a tool's questions and status go: the call's task, or MRTR replay for a synchronous call. */
+export interface InputChannel {
+  readonly mode: ToolMode;
+  readonly taskId: string | undefined;
+  /** Resolves with the answer, already validated against the result schema of `request.method`. */
+  ask(request: InputRequest): Promise<InputResponse>;
+  setStatus(message: string): Promise<void>;
+}
