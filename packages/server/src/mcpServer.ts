@@ -10,13 +10,13 @@ import {
   type ServerEndpoint,
   SUPPORTED_PROTOCOL_VERSIONS,
   type TransportResponse,
-  withFields,
 } from '@mcp-tasks/protocol';
-import { createTaskIdGenerator, InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
+import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
 import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
 import { methodNotFound, toWireError } from './errors.js';
-import { isJsonObject, type JsonObject, readInboundMessage } from './jsonRpc.js';
+import { refuseInitialize } from './initializeRefusal.js';
+import { type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
 import { ListenHub, type ListKind } from './listenHub.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
@@ -28,7 +28,10 @@ import {
   type ResourceTemplateDefinition,
   registerTemplate,
 } from './resourceRegistry.js';
+import { resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
+import { stampServerInfo } from './serverInfoStamp.js';
 import { buildRoutes, type Route, type RouteRequest } from './serverRoutes.js';
+import { legacyOwnerOf, ownerOf } from './taskOwners.js';
 import { TaskRuntime } from './taskRuntime.js';
 import { type RegisteredTool, registerTool, type ToolDefinition } from './toolRegistry.js';
 
@@ -37,23 +40,6 @@ export type { CacheableMethod, CacheHint } from './serverRoutes.js';
 
 /** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
 const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
-
-/** The owner key for tasks of requests without a principal (unauthenticated transports share one owner). */
-const ANONYMOUS_OWNER = '\u0000anonymous';
-
-/** The task owner key of a request's principal. */
-function ownerOf(context: RequestContext): string {
-  return context.principal === undefined ? ANONYMOUS_OWNER : `user:${context.principal}`;
-}
-
-/**
- * The owner key of a 2025-era request: its principal's, or without one its session's, so that what one
- * unauthenticated session creates (tasks, MRTR state) is invisible to every other session.
- */
-function legacyOwnerOf(context: RequestContext): string {
-  if (context.principal !== undefined || context.session === undefined) return ownerOf(context);
-  return `\u0000session:${context.session.id}`;
-}
 
 /**
  * An MCP server: stateless 2026-07-28 with the complete Tasks extension, plus the stateful 2025-era protocol on
@@ -91,30 +77,23 @@ export class McpServer implements ServerEndpoint {
     // caller's object (every result says the same).
     this.#serverMeta = Object.freeze({ [META.serverInfo]: Object.freeze({ ...options.serverInfo }) });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
+    const tasks = resolveTaskOptions(options);
+    const pageSize = options.pageSize ?? SERVER_DEFAULTS.pageSize;
     this.#store =
       options.taskStore ??
       new InMemoryTaskStore({
-        maxTasksPerOwner: options.tasks?.maxTasksPerPrincipal ?? 10_000,
-        maxFinishedTasksPerOwner: options.tasks?.maxFinishedTasksPerPrincipal ?? 10_000,
+        maxTasksPerOwner: tasks.maxTasksPerPrincipal,
+        maxFinishedTasksPerOwner: tasks.maxFinishedTasksPerPrincipal,
       });
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
     const taskShape = {
-      ttlMs: options.tasks?.ttlMs === undefined ? 3_600_000 : options.tasks.ttlMs,
-      pollIntervalMs: options.tasks?.pollIntervalMs ?? 1000,
-      maxInputRequestsPerTask: options.tasks?.maxInputRequestsPerTask ?? 16,
+      ttlMs: tasks.ttlMs,
+      pollIntervalMs: tasks.pollIntervalMs,
+      maxInputRequestsPerTask: tasks.maxInputRequestsPerTask,
     };
-    this.#tasks = new TaskRuntime({
-      store: this.#store,
-      ...taskShape,
-      immediateResultMs: options.tasks?.immediateResultMs ?? 0,
-      leaseMs: options.tasks?.leaseMs ?? 30_000,
-      keepFinishedMs: options.tasks?.keepFinishedMs === undefined ? 600_000 : options.tasks.keepFinishedMs,
-      workerId: options.tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
-      tools: this.#tools,
-      report: this.#report,
-    });
-    this.#hub = new ListenHub(this.#tasks.ops, Math.max(1, options.tasks?.maxTaskIdsPerListen ?? 1000));
+    this.#tasks = new TaskRuntime({ store: this.#store, ...tasks, tools: this.#tools, report: this.#report });
+    this.#hub = new ListenHub(this.#tasks.ops, tasks.maxTaskIdsPerListen);
     this.#routes = buildRoutes({
       tools: this.#tools,
       prompts: this.#prompts,
@@ -126,12 +105,12 @@ export class McpServer implements ServerEndpoint {
       serverMeta: this.#serverMeta,
       supportedVersions: this.#supportedVersions(),
       instructions: options.instructions,
-      pageSize: options.pageSize ?? 100,
+      pageSize,
       cacheHints: options.cacheHints,
     });
     this.#legacy = new LegacyEra({
       identity: { serverInfo: options.serverInfo, instructions: options.instructions },
-      maxSessions: options.maxLegacySessions ?? 10_000,
+      maxSessions: options.maxLegacySessions ?? SERVER_DEFAULTS.maxLegacySessions,
       tools: this.#tools,
       dispatch: (method, request) => this.#dispatch(method, request),
       owner: legacyOwnerOf,
@@ -139,7 +118,7 @@ export class McpServer implements ServerEndpoint {
         runtime: this.#tasks,
         tools: this.#tools,
         ...taskShape,
-        listPageSize: options.pageSize ?? 100,
+        listPageSize: pageSize,
       }),
     });
     this.handle = this.handle.bind(this);
@@ -254,12 +233,12 @@ export class McpServer implements ServerEndpoint {
     if (inbound.kind !== 'request') return undefined;
     try {
       if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
-      if (inbound.method === 'initialize') throw this.#refuseInitialize(inbound.params);
+      if (inbound.method === 'initialize') throw refuseInitialize(inbound.params, this.#supportedVersions());
       const envelope = readEnvelope(inbound.params, this.#supportedVersions());
       const owner = ownerOf(context);
       const { id, method, params } = inbound;
       const result = await this.#dispatch(method, { id, params, envelope, context, owner });
-      return jsonRpcResult(inbound.id, this.#stamp(result));
+      return jsonRpcResult(inbound.id, stampServerInfo(result, this.#serverMeta));
     } catch (error) {
       return jsonRpcError(inbound.id, toWireError(error, this.#report));
     }
@@ -287,45 +266,8 @@ export class McpServer implements ServerEndpoint {
     return this.#closing;
   }
 
-  /**
-   * `initialize` outside a 2025-era session. One carrying the 2026 envelope gets `-32601` like any removed method.
-   * A 2025-era handshake reaches this only on a transport that carries no sessions (a session-carrying transport
-   * hands it to the legacy layer): it gets `-32022` with `data.supported` and the version it asked for, since over
-   * such a transport only the stateless versions can be spoken, and this error may be all its user ever sees.
-   */
-  #refuseInitialize(params: JsonObject): ProtocolError {
-    const supported = this.#supportedVersions();
-    const meta = params._meta;
-    if (isJsonObject(meta) && typeof meta[META.protocolVersion] === 'string') {
-      return new ProtocolError(
-        ErrorCode.MethodNotFound,
-        `Method not found: initialize (MCP ${supported.join(', ')} has no initialize handshake)`,
-      );
-    }
-    const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : 'unknown';
-    return ProtocolError.unsupportedProtocolVersion(
-      supported,
-      requested,
-      `Unsupported protocol version ${requested}: this transport carries no sessions, so this server speaks only ` +
-        `MCP ${supported.join(', ')} here, which has no initialize handshake`,
-    );
-  }
-
   #supportedVersions(): readonly string[] {
     return SUPPORTED_PROTOCOL_VERSIONS;
-  }
-
-  /**
-   * Adds `serverInfo` to a result's `_meta` without touching the result (it may be shared or the tool's own).
-   * A result that already carries the frozen server `_meta` (built with it, like `tasks/get`) is used as it is.
-   */
-  #stamp(result: JsonObject): JsonObject {
-    const meta = result._meta;
-    if (meta === this.#serverMeta) return result;
-    if (typeof meta === 'object' && meta !== null) {
-      return withFields(result, { _meta: withFields(meta, { [META.serverInfo]: this.#serverMeta[META.serverInfo] }) });
-    }
-    return withFields(result, { _meta: this.#serverMeta });
   }
 
   /**

@@ -65,17 +65,14 @@ export interface RouteDeps {
   readonly cacheHints: Partial<Record<CacheableMethod, CacheHint>> | undefined;
 }
 
-/** The method router of the shared (2026-07-28) routes: one entry per method, built once per server. */
-export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
-  const cache = (method: CacheableMethod): CacheHint =>
-    deps.cacheHints?.[method] ?? { ttlMs: 0, cacheScope: method === 'server/discover' ? 'public' : 'private' };
-  const features: FeatureDeps = {
-    prompts: deps.prompts,
-    resources: deps.resources,
-    templates: deps.templates,
-    signer: deps.signer,
-  };
-  const feature = ({ params, owner, envelope, context }: RouteRequest): FeatureRequest => ({
+/** The cache hint of a cacheable method's result: the configured one, or none (`ttlMs` 0). */
+function cacheHint(deps: RouteDeps, method: CacheableMethod): CacheHint {
+  return deps.cacheHints?.[method] ?? { ttlMs: 0, cacheScope: method === 'server/discover' ? 'public' : 'private' };
+}
+
+/** A prompt or resource request as the feature handlers take it. */
+function featureRequest({ params, owner, envelope, context }: RouteRequest): FeatureRequest {
+  return {
     params,
     owner,
     source: (mrtr) => ({
@@ -86,18 +83,34 @@ export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
       notify: (notification) => context.notify(notification),
       streaming: () => true,
     }),
-  });
-  const list =
-    (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
-    ({ params }) => {
-      const page = paginate(items(), params.cursor, deps.pageSize);
-      return {
-        resultType: 'complete',
-        [key]: page.items,
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-        ...cache(method),
-      };
+  };
+}
+
+/** A list route (`tools/list` and the like): one page of `items()` under `key`, with the method's cache hint. */
+function listRoute(deps: RouteDeps, method: CacheableMethod, key: string, items: () => readonly unknown[]): Route {
+  return ({ params }) => {
+    const page = paginate(items(), params.cursor, deps.pageSize);
+    return {
+      resultType: 'complete',
+      [key]: page.items,
+      ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+      ...cacheHint(deps, method),
     };
+  };
+}
+
+/** The method router of the shared (2026-07-28) routes: one entry per method, built once per server. */
+export function buildRoutes(deps: RouteDeps): ReadonlyMap<string, Route> {
+  const cache = (method: CacheableMethod): CacheHint => cacheHint(deps, method);
+  const features: FeatureDeps = {
+    prompts: deps.prompts,
+    resources: deps.resources,
+    templates: deps.templates,
+    signer: deps.signer,
+  };
+  const feature = featureRequest;
+  const list = (method: CacheableMethod, key: string, items: () => readonly unknown[]): Route =>
+    listRoute(deps, method, key, items);
   const tasks =
     (method: TaskMethod): Route =>
     (request) =>

@@ -43,10 +43,11 @@ export interface ToolCallRequest {
 }
 
 /**
- * Serves `tools/call`, in this order: unknown tool (`-32602`); the task policy against this request's own capabilities (`-32021` for a `required` tool;
- * a legacy `task` param is ignored); argument validation (an `isError` result the model can read); the
- * MRTR phase (`requestState` verification, `collectInput`), so every MRTR round ends before a task exists;
- * then the handler, synchronously or as a task.
+ * Serves `tools/call`, in this order: unknown tool (`-32602`); the task policy against this request's own
+ * capabilities (`-32021` for a `required` tool; a legacy `task` param is ignored); argument validation (an
+ * `isError` result the model can read); the MRTR phase (`requestState` verification, `collectInput`), so every
+ * MRTR round ends before a task exists; then the handler, as a task ({@link startTask}) or synchronously
+ * ({@link runSynchronously}).
  */
 export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Promise<ToolCallResult> {
   const { params, envelope, context, owner } = request;
@@ -62,64 +63,86 @@ export async function callTool(deps: ToolCallDeps, request: ToolCallRequest): Pr
   if (!parsed.ok) return completeToolResult(parsed.result);
 
   const mrtrParams = readMrtrParams(params);
-  const binding = { method: 'tools/call', name: tool.definition.name, principal: owner };
+  const binding: StateBinding = { method: 'tools/call', name: tool.definition.name, principal: owner };
   const mrtr: MrtrInfo = {
     inputResponses: mrtrParams.inputResponses,
     requestState:
       mrtrParams.requestState === undefined ? undefined : await readRequestState(deps.signer, binding, mrtrParams),
   };
-  const source = (streaming: () => boolean): RequestScope => ({
+  const scope: RequestScope = {
     principal: context.principal,
     envelope,
     abort: context,
     mrtr,
     notify: (notification) => context.notify(notification),
-    streaming,
-  });
-  const always = () => true;
+    streaming: always,
+  };
 
   const collect = tool.definition.collectInput;
   if (collect !== undefined) {
-    const marker = await runInContext(createHandlerContext(source(always)), (ctx) =>
-      collect(parsed.value as JsonObject, ctx),
-    );
+    const marker = await runInContext(createHandlerContext(scope), (ctx) => collect(parsed.value as JsonObject, ctx));
     if (marker instanceof InputRequired) {
       return toInputRequiredResult(marker, envelope.clientCapabilities, deps.signer, binding);
     }
   }
+  if (tool.taskSupport !== 'forbidden' && declared) return startTask(deps, request, tool, parsed.value, mrtr);
+  return runSynchronously(deps, request, tool, parsed.value, scope, binding);
+}
 
-  if (tool.taskSupport !== 'forbidden' && declared) {
-    const stream = requestStream(context);
-    const { principal } = context;
-    try {
-      return await deps.supervisor.start({
-        owner,
-        tool,
-        args: parsed.value,
-        requestMeta: taskRequestMeta(tool, parsed.value, envelope, principal),
-        signal: context.signal,
-        makeContext: (channel, abort, streaming) =>
-          createToolContext({ principal, envelope, abort, mrtr, notify: stream.notify, streaming }, channel),
-      });
-    } finally {
-      stream.end();
-    }
+/** What a `requestState` is bound to: the method, the tool and the task owner. */
+type StateBinding = { readonly method: string; readonly name: string; readonly principal: string };
+
+const always = () => true;
+
+/** Runs the tool as a task: the supervisor answers with the task handle (or the immediate result). */
+async function startTask(
+  deps: ToolCallDeps,
+  request: ToolCallRequest,
+  tool: RegisteredTool,
+  args: unknown,
+  mrtr: MrtrInfo,
+): Promise<ToolCallResult> {
+  const { envelope, context, owner } = request;
+  const stream = requestStream(context);
+  const { principal } = context;
+  try {
+    return await deps.supervisor.start({
+      owner,
+      tool,
+      args,
+      requestMeta: taskRequestMeta(tool, args, envelope, principal),
+      signal: context.signal,
+      makeContext: (channel, abort, streaming) =>
+        createToolContext({ principal, envelope, abort, mrtr, notify: stream.notify, streaming }, channel),
+    });
+  } finally {
+    stream.end();
   }
+}
 
-  const replay = new ReplayInputChannel(mrtr);
-  const channel = request.syncInput ?? replay;
-  const toolContext = createToolContext(source(always), channel);
+/** Runs the tool within this request, its questions answered by MRTR replay (or the 2025-era session). */
+async function runSynchronously(
+  deps: ToolCallDeps,
+  request: ToolCallRequest,
+  tool: RegisteredTool,
+  args: unknown,
+  scope: RequestScope,
+  binding: StateBinding,
+): Promise<ToolCallResult> {
+  const capabilities = request.envelope.clientCapabilities;
+  const replay = new ReplayInputChannel(scope.mrtr);
+  const toolContext = createToolContext(scope, request.syncInput ?? replay);
   // Not `runInContext`: `invokeTool` never rejects, and this path, every synchronous call's, takes no closure.
-  const outcome = await invokeTool(tool, parsed.value, toolContext);
+  const outcome = await invokeTool(tool, args, toolContext);
   releaseHandlerContext(toolContext);
   // A question the client has not answered yet ends the run, however the handler ended it.
   const pending = replay.pendingInput();
-  if (pending !== undefined) return toInputRequiredResult(pending, envelope.clientCapabilities, deps.signer, binding);
+  if (pending !== undefined) return toInputRequiredResult(pending, capabilities, deps.signer, binding);
   switch (outcome.kind) {
     case 'result':
       return completeToolResult(outcome.result);
     case 'input':
-      return toInputRequiredResult(outcome.marker, envelope.clientCapabilities, deps.signer, binding);
+      return toInputRequiredResult(outcome.marker, capabilities, deps.signer, binding);
     case 'protocolError':
       throw outcome.error;
     case 'exception':

@@ -1,7 +1,5 @@
 import {
-  type CreateMessageRequestParams,
   type CreateMessageResult,
-  type ElicitRequestParams,
   type ElicitResult,
   type InputRequest,
   type InputResponse,
@@ -13,89 +11,13 @@ import { type AbortSource, CallAbort, callAbortOf } from './callAbort.js';
 import { missingCapabilityFor } from './capabilities.js';
 import type { RequestEnvelope } from './envelope.js';
 import { missingCapability } from './errors.js';
+import type { HandlerContext, InputKind, ToolContext } from './handlerContext.js';
 import type { InputChannel, MrtrInfo, ToolMode } from './inputChannel.js';
 import type { JsonInterner } from './jsonInterner.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
-import { type LogLevel, passesLogLevel } from './logLevels.js';
+import { passesLogLevel } from './logLevels.js';
 import { InputRequired } from './mrtr.js';
 import { ReplayInputChannel } from './mrtrReplay.js';
-
-/** What every handler learns about the request it serves. */
-export interface RequestInfo {
-  /** The authenticated principal, or undefined on unauthenticated transports. */
-  readonly principal: string | undefined;
-  /** The protocol version this request is served under (`2026-07-28`, or the 2025-era session's version). */
-  readonly protocolVersion: string;
-  /** This request's `clientCapabilities` (for a task: those of the request that created it). */
-  readonly clientCapabilities: JsonObject;
-  /**
-   * This request's whole `_meta`. For a task, once its `CreateTaskResult` is sent, a deep-frozen copy shared with
-   * the other tasks whose `_meta` is equal (so many waiting tasks of one client keep one); read it, never change it.
-   */
-  readonly meta: JsonObject;
-  /**
-   * Aborted when the client goes away (sync calls, and task-mode calls until their answer is decided, e.g. during
-   * the immediate-result grace period), or when the task is cancelled, expires or the server closes. Long work
-   * should watch it.
-   */
-  readonly signal: AbortSignal;
-  /**
-   * Calls `listener` once, with the abort reason, when {@link signal} aborts; at once (synchronously) when it already
-   * has. The same events as `signal` without making it: a task's `AbortSignal` is made on first read, and in Node 20
-   * one costs about a kilobyte of heap with a listener, which adds up for a tool that keeps tens of thousands of
-   * tasks waiting. Adding one allocates nothing. A task call's abort also fires once the call has ended (its tool
-   * settled and its outcome is written; the reason then says the task finished), so a listener still registered is
-   * called then and let go: removing it with {@link offAbort} is only needed to stop it earlier. A synchronous call's
-   * listeners (and those of `collectInput`, prompt and resource handlers) are let go uncalled once the handler
-   * settled: the request's signal may outlive it (a transport may give every request its connection's signal).
-   */
-  onAbort(listener: (reason: unknown) => void): void;
-  /** Removes a listener added with {@link onAbort} (once, if added several times); a no-op when it is not there. */
-  offAbort(listener: (reason: unknown) => void): void;
-}
-
-/** Which client feature an input request needs. */
-export type InputKind = 'elicitation' | 'sampling' | 'roots';
-
-/** Context for any handler that may answer `input_required` (tools, prompts, resources). */
-export interface HandlerContext extends RequestInfo, MrtrInfo {
-  /** True when this request declared the capability for `kind` (form elicitation for `elicitation`). */
-  canRequest(kind: InputKind): boolean;
-  /**
-   * Builds an `input_required` answer. The runtime signs `state` into `requestState` (bound to this tool/prompt
-   * and principal) and refuses with `-32021` when a request needs an undeclared capability.
-   */
-  inputRequired(options: { inputRequests?: Record<string, InputRequest>; state?: unknown }): InputRequired;
-  /** Sends `notifications/progress` when the request carried a progress token; a no-op otherwise and in tasks. */
-  progress(progress: number, total?: number, message?: string): void;
-  /** Sends `notifications/message` only when the request set a log level and `level` passes it. */
-  log(level: LogLevel, data: unknown, logger?: string): void;
-}
-
-/** Context of a tool call. Asking for input works the same in every mode; `mode` tells which one runs. */
-export interface ToolContext extends HandlerContext {
-  /** How this call runs: `task`, `grace` or `sync`; see {@link ToolMode}. */
-  readonly mode: ToolMode;
-  /**
-   * The call's task id: set for a task-mode call from the start, also during the grace period (the id is
-   * reserved before the task is created, and is the one it will have); undefined for a synchronous call.
-   */
-  readonly taskId: string | undefined;
-  /** Sets the task's `statusMessage` (creating the task during the grace period); a no-op for a synchronous call. */
-  setStatus(message: string): Promise<void>;
-  /**
-   * Asks the client for input and resolves with its answer, in any mode: in a task through `input_required` and
-   * `tasks/update` (during the grace period this creates the task first); in a synchronous call by MRTR: an
-   * unanswered question ends this run of the handler (the promise rejects; let it propagate), the call answers
-   * `input_required`, and the client's retry runs the handler again with the answers replayed in order.
-   * Rejects with `-32021` when the request did not declare the capability.
-   */
-  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
-  /** Asks the client's model (`sampling/createMessage`); works like {@link elicit}. */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
-  /** Asks for the client's roots (`roots/list`); works like {@link elicit}. */
-  listRoots(): Promise<ListRootsResult>;
-}
 
 const KIND_PROBE: Record<InputKind, { readonly method: string }> = {
   elicitation: { method: 'elicitation/create' },
@@ -324,4 +246,5 @@ export function detachRequest(context: ToolContext, interner: JsonInterner, keep
   if (context instanceof RequestHandlerContext) context.detach(interner, keepNotifying);
 }
 
+export type { HandlerContext, InputKind, RequestInfo, ToolContext } from './handlerContext.js';
 export type { InputChannel, MrtrInfo, ToolMode } from './inputChannel.js';

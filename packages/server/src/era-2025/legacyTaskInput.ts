@@ -1,4 +1,4 @@
-import type { InputRequest, InputResponse, OutboundRequest } from '@mcp-tasks/protocol';
+import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
 import type { TaskOperations } from '@mcp-tasks/task-store';
 import { checkInputAnswers } from '../inputAnswers.js';
 import type { JsonObject } from '../jsonRpc.js';
