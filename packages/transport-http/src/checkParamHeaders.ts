@@ -1,5 +1,10 @@
 import { decodeHeaderValue, isRecord, type ParamHeader } from '@mcp-tasks/protocol';
-import type { HeaderLookup } from './validateRequestHeaders.js';
+
+/**
+ * Reads one inbound header by its lower-cased name: its value, or undefined when absent (or repeated in a way that
+ * cannot be a single routing value). `(name) => request.headers.get(name) ?? undefined` for a fetch `Request`.
+ */
+export type HeaderLookup = (name: string) => string | undefined;
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let current = args;

@@ -5,8 +5,8 @@
  * @module @mcp-tasks/transport-http/client
  */
 
+export type { HttpReconnectOptions } from './era-2025/index.js';
 export type { FetchLike, HeaderSource } from './httpChannel.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
 export { readSseEvents } from './readSseEvents.js';
-export type { HttpReconnectOptions } from './reconnectPolicy.js';
 export { mcpNameField } from './routingHeaders.js';

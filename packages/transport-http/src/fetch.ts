@@ -10,8 +10,8 @@ export {
   type FetchHandler,
   type FetchHandlerOptions,
 } from './createFetchHandler.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
-export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { mcpNameField } from './routingHeaders.js';
 export {

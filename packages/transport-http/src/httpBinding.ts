@@ -1,10 +1,9 @@
-import { ErrorCode, isRecord, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
+import { ErrorCode, isRecord, type MessageHandler, messageEra, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { createOriginCheck, decodeMessage, decodeUtf8, type OriginPolicy } from '@mcp-tasks/transport-kit';
+import { type HttpSessionOptions, HttpSessions, SessionRouter } from './era-2025/index.js';
 import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from './exchange.js';
 import { errorReply, type HttpReply } from './httpReply.js';
-import { type HttpSessionOptions, HttpSessions } from './httpSessions.js';
 import { runHandler } from './runHandler.js';
-import { SessionRouter } from './sessionRouter.js';
 import { type HeaderLookup, type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
@@ -198,8 +197,11 @@ export class HttpBinding {
    * client goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
    */
   dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | OpenResponse {
-    const routed = this.#router?.post(message, header, sink, principal);
-    if (routed !== undefined) return routed;
+    // The era is decided here, once: a 2026-07-28 message never enters the 2025-era session router.
+    if (this.#router !== undefined && isLegacyEra(message, header)) {
+      const routed = this.#router.post(message, header, sink, principal);
+      if (routed !== undefined) return routed;
+    }
     let id: string | number | undefined;
     if (isRecord(message) && typeof message.method === 'string') {
       const rawId = message.id;
@@ -213,4 +215,13 @@ export class HttpBinding {
     runHandler(this.#handle, message, exchange, id, (response) => exchange.finish(response));
     return exchange;
   }
+}
+
+/**
+ * True for a 2025-era message. The body decides alone for every 2026-07-28 message (it carries the version in
+ * `_meta`), so the header is read only for a message without it: a header lookup is a measurable share of a request
+ * on fetch adapters.
+ */
+function isLegacyEra(message: unknown, header: HeaderLookup): boolean {
+  return messageEra(message) === 'legacy' && messageEra(message, header('mcp-protocol-version')?.trim()) === 'legacy';
 }

@@ -14,11 +14,11 @@ import {
   withFields,
 } from '@mcp-tasks/protocol';
 import { CloseSignal } from '@mcp-tasks/transport-kit';
+import type { HttpReconnectOptions } from './era-2025/index.js';
+import { LegacySession } from './era-2025/index.js';
 import { type FetchLike, type HeaderSource, HttpChannel } from './httpChannel.js';
-import { LegacySession } from './legacySession.js';
 import { isResponseTo, readJsonReply } from './readJsonReply.js';
 import { readSseEvents } from './readSseEvents.js';
-import type { HttpReconnectOptions } from './reconnectPolicy.js';
 import { mcpNameField } from './routingHeaders.js';
 import { ToolParamHeaders } from './toolParamHeaders.js';
 

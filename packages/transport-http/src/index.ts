@@ -16,15 +16,15 @@ export {
   type HttpHandler,
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
+export type { HttpReconnectOptions } from './era-2025/index.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export type { FetchLike, HeaderSource } from './httpChannel.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
-export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { type NodeHttpFetch, type NodeHttpFetchOptions, nodeHttpFetch } from './nodeHttpFetch.js';
 export { readSseEvents } from './readSseEvents.js';
-export type { HttpReconnectOptions } from './reconnectPolicy.js';
 export { mcpNameField } from './routingHeaders.js';
 export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {

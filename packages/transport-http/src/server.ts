@@ -16,8 +16,8 @@ export {
   type HttpHandler,
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
+export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
-export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './httpSessions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';

@@ -1,6 +1,6 @@
 import { withFields } from '@mcp-tasks/protocol';
-import type { ResponseSink } from './exchange.js';
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from './httpReply.js';
+import type { ResponseSink } from './responseSink.js';
 
 /** Tuning of every SSE response of a handler. */
 export interface SseOptions {

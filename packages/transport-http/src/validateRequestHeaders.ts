@@ -1,12 +1,6 @@
 import { decodeHeaderValue, isRecord, META, type ParamHeader } from '@mcp-tasks/protocol';
-import { checkParamHeaders } from './checkParamHeaders.js';
+import { checkParamHeaders, type HeaderLookup } from './checkParamHeaders.js';
 import { mcpNameField } from './routingHeaders.js';
-
-/**
- * Reads one inbound header by its lower-cased name: its value, or undefined when absent (or repeated in a way that
- * cannot be a single routing value). `(name) => request.headers.get(name) ?? undefined` for a fetch `Request`.
- */
-export type HeaderLookup = (name: string) => string | undefined;
 
 /** The `x-mcp-header` annotations of a tool by name (empty when none or unknown); see `ServerEndpoint`. */
 export type ParamHeaderLookup = (toolName: string) => readonly ParamHeader[];
@@ -70,3 +64,5 @@ export function validateRequestHeaders(
   }
   return undefined;
 }
+
+export type { HeaderLookup } from './checkParamHeaders.js';

@@ -1,8 +1,8 @@
 // 2025-era Streamable HTTP sessions, on both server fronts. Each test names the rules it checks (docs/spec-map.md).
 import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readSseEvents } from '../src/readSseEvents.js';
-import { mcpHeaders, rpc } from './fakes.js';
+import { readSseEvents } from '../../src/readSseEvents.js';
+import { mcpHeaders, rpc } from '../fakes.js';
 import {
   call,
   eventReader,

@@ -8,10 +8,10 @@ import {
   type TransportRequestId,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import type { Exchange, ExchangeSession, ResponseSink } from './exchange.js';
-import { InflightList } from './inflightList.js';
+import type { Exchange, ExchangeSession, ResponseSink } from '../exchange.js';
+import { InflightList } from '../inflightList.js';
+import { type SseOptions, SseWriter } from '../sseWriter.js';
 import { PeerRequests } from './peerRequests.js';
-import { type SseOptions, SseWriter } from './sseWriter.js';
 
 /** The per-session bounds, resolved (see `HttpSessionOptions`). */
 export interface SessionBounds {

@@ -7,9 +7,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { ClientPeerHandler, TransportRequest } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HttpClientTransport } from '../src/client.js';
-import { describeOverEachFetch, fetchInUse } from './eachFetch.js';
-import { rpc } from './fakes.js';
+import { HttpClientTransport } from '../../src/client.js';
+import { describeOverEachFetch, fetchInUse } from '../eachFetch.js';
+import { rpc } from '../fakes.js';
 
 interface Seen {
   readonly method: string;

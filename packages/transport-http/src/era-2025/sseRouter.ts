@@ -7,8 +7,8 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import type { ClientPeerDispatch } from '@mcp-tasks/transport-kit';
-import { isResponseTo } from './readJsonReply.js';
-import { readSseFrames } from './readSseEvents.js';
+import { isResponseTo } from '../readJsonReply.js';
+import { readSseFrames } from '../readSseEvents.js';
 
 /** The request a stream answers (a POST's stream and its resumptions); the GET stream answers none. */
 export interface StreamScope {

@@ -1,7 +1,7 @@
 import type { MessageHandler, PeerSession, RequestContext, TransportResponse } from '@mcp-tasks/protocol';
-import { createFetchHandler, type FetchHandler } from '../src/fetch.js';
-import { readSseEvents } from '../src/readSseEvents.js';
-import { type HttpBindingOptions, type HttpServerHandle, listen } from '../src/server.js';
+import { createFetchHandler, type FetchHandler } from '../../src/fetch.js';
+import { readSseEvents } from '../../src/readSseEvents.js';
+import { type HttpBindingOptions, type HttpServerHandle, listen } from '../../src/server.js';
 
 type Msg = { id?: string | number; method?: string; params?: Record<string, unknown> };
 

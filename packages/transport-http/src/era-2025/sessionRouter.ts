@@ -1,10 +1,10 @@
-import { ErrorCode, isRecord, type MessageHandler, messageEra, type TransportRequestId } from '@mcp-tasks/protocol';
-import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from './exchange.js';
-import { errorReply, type HttpReply } from './httpReply.js';
+import { ErrorCode, isRecord, type MessageHandler, type TransportRequestId } from '@mcp-tasks/protocol';
+import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from '../exchange.js';
+import { errorReply, type HttpReply } from '../httpReply.js';
+import { runHandler } from '../runHandler.js';
+import type { HeaderLookup } from '../validateRequestHeaders.js';
 import type { HttpSession } from './httpSession.js';
 import type { HttpSessions } from './httpSessions.js';
-import { runHandler } from './runHandler.js';
-import type { HeaderLookup } from './validateRequestHeaders.js';
 
 const SESSION_HEADER = 'mcp-session-id';
 const ACCEPTED: HttpReply = Object.freeze({ status: 202, headers: {}, body: undefined });
@@ -45,9 +45,9 @@ export class SessionRouter {
   }
 
   /**
-   * A POSTed message: the reply or exchange when it is a session's business (a legacy `initialize`, or a legacy
-   * message naming a session), else undefined (the 2026-07-28 path serves it, as it serves a legacy request
-   * without a session).
+   * A POSTed 2025-era message (the binding decided the era): the reply or exchange when it is a session's business
+   * (`initialize`, or a message naming a session), else undefined (the 2026-07-28 path serves it, as it serves a
+   * legacy request without a session).
    */
   post(
     message: unknown,
@@ -55,10 +55,6 @@ export class SessionRouter {
     sink: ResponseSink,
     principal?: string,
   ): HttpReply | Exchange | undefined {
-    // The body decides alone for every 2026-07-28 message (it carries the version in `_meta`), so the header is read
-    // only for a message without it: a header lookup is a measurable share of a request on fetch adapters.
-    if (messageEra(message) === 'modern') return undefined;
-    if (messageEra(message, header('mcp-protocol-version')?.trim()) === 'modern') return undefined;
     const sessionId = header(SESSION_HEADER);
     if (sessionId === undefined) return isInitialize(message) ? this.#initialize(message, sink, principal) : undefined;
     const session = this.#sessions.find(sessionId, principal);

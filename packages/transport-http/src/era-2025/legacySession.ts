@@ -11,8 +11,8 @@ import {
   type TransportResponse,
 } from '@mcp-tasks/protocol';
 import { ClientPeerDispatch } from '@mcp-tasks/transport-kit';
-import type { HttpChannel } from './httpChannel.js';
-import { readJsonReply } from './readJsonReply.js';
+import type { HttpChannel } from '../httpChannel.js';
+import { readJsonReply } from '../readJsonReply.js';
 import { type HttpReconnectOptions, ReconnectPolicy } from './reconnectPolicy.js';
 import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
