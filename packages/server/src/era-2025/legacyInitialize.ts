@@ -1,4 +1,5 @@
 import {
+  hasLegacyTasks,
   InitializeRequestParamsSchema,
   type InitializeResult,
   isLegacyProtocolVersion,
@@ -42,7 +43,7 @@ export function legacyServerCapabilities(version: LegacyProtocolVersion): Legacy
     prompts: { listChanged: true },
     resources: { subscribe: true, listChanged: true },
     tools: { listChanged: true },
-    ...(version === '2025-11-25' ? { tasks: legacyTaskCapabilities() } : {}),
+    ...(hasLegacyTasks(version) ? { tasks: legacyTaskCapabilities() } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { PeerSession, RequestContext } from '@mcp-tasks/protocol';
+import { hasLegacyTasks, type PeerSession, type RequestContext } from '@mcp-tasks/protocol';
 import type { RequestEnvelope } from '../envelope.js';
 import { methodNotFound } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../jsonRpc.js';
@@ -10,9 +10,6 @@ import { callToolAsLegacyTask, type LegacyTaskCallDeps, legacyToolCallMode } fro
 import { LegacyTaskMethods } from './legacyTaskMethods.js';
 import { legacyTaskRoutes } from './legacyTaskRoutes.js';
 import { legacyToolWire } from './legacyTaskWire.js';
-
-/** The version whose sessions have the experimental tasks. */
-const TASKS_VERSION = '2025-11-25';
 
 /** One request of an initialized 2025-era session, as the server's legacy layer routes it. */
 export interface LegacySessionRouteRequest {
@@ -51,7 +48,7 @@ export function legacyTaskEraRoutes(
   // Not `async`: a plain call hands on the shared route's promise without two extra turns.
   routes.set('tools/call', (request) => {
     const { params, state } = request;
-    if (state.protocolVersion !== TASKS_VERSION || legacyToolCallMode(call.tools, params) !== 'task') {
+    if (!hasLegacyTasks(state.protocolVersion) || legacyToolCallMode(call.tools, params) !== 'task') {
       return request.shared();
     }
     const { session } = state;
@@ -68,7 +65,7 @@ export function legacyTaskEraRoutes(
   });
   for (const [method, route] of legacyTaskRoutes(methods)) {
     routes.set(method, async ({ params, owner, context, state }) => {
-      if (state.protocolVersion !== TASKS_VERSION) throw methodNotFound(method);
+      if (!hasLegacyTasks(state.protocolVersion)) throw methodNotFound(method);
       const { request } = context;
       const ask =
         request === undefined ? undefined : peerAsk((message, options) => request.call(context, message, options));
@@ -103,7 +100,7 @@ export function createLegacyTaskRoutes(deps: LegacyTaskRoutesDeps): ReadonlyMap<
   const routes = new Map(legacyTaskEraRoutes(call, methods));
   routes.set('tools/list', async ({ state, shared }) => {
     const page = await shared();
-    if (state.protocolVersion !== TASKS_VERSION || !Array.isArray(page.tools)) return page;
+    if (!hasLegacyTasks(state.protocolVersion) || !Array.isArray(page.tools)) return page;
     const listed = page.tools.map((wire) => {
       const tool = isJsonObject(wire) && typeof wire.name === 'string' ? tools.get(wire.name) : undefined;
       return tool === undefined ? wire : legacyToolWire(tool);
