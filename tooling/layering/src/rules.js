@@ -41,3 +41,23 @@ export const BUILD_CONFIG = ['@mcp-tasks/tsconfig', '@mcp-tasks/vitest-config'];
 
 /** The npm scope of the workspace packages. */
 export const SCOPE = '@mcp-tasks/';
+
+/** The folder of a package that holds its 2025-11-25 era: an adapter at the edge, never imported by the core. */
+export const ERA_FOLDER = 'era-2025';
+
+/**
+ * The only files of each package (paths under its src/) that may import its {@link ERA_FOLDER} folder, and only
+ * through the folder's `index.ts`: the composition files that wire the era in, and the entry files that re-export
+ * its public names. Every other file is the core, which must not know the era exists. A package with no era folder
+ * needs no entry; a third era is one more folder and one more list here.
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const ERA_COMPOSERS = {
+  server: ['mcpServer.ts', 'index.ts'],
+  client: ['mcpClient.ts', 'eraConnection.ts'],
+  'transport-kit': ['serverSession.ts', 'index.ts', 'testing/linkedClient.ts'],
+  'transport-http': ['httpBinding.ts', 'httpClientTransport.ts', 'index.ts', 'client.ts', 'fetch.ts', 'server.ts'],
+};
+
+/** Size limits of `packages/*\/src`: a longer module or function is a sign it does more than one job. */
+export const LIMITS = { moduleLines: 300, functionLines: 60 };
