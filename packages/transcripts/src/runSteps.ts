@@ -1,42 +1,11 @@
 import { delay, type TransportNotification } from '@mcp-tasks/protocol';
-import { fill, matchValue, readPath, type Vars } from './matchValue.js';
+import { fill, matchValue, readPath } from './matchValue.js';
 import type { Observation } from './observation.js';
 import type { ExpectationResult } from './report.js';
+import { expirySkipReason, httpMismatch, withoutEnvelope } from './stepChecks.js';
+import type { Recordable, RunMode, RunnableStep } from './stepTypes.js';
 import type { AwaitNotificationStep, ListenStep, PollStep, SendStep, SingleStep, Step } from './transcriptSchema.js';
 import type { Exchange, Wire } from './wire.js';
-
-/** A step whose expectations may still be missing: what a recording fills in. */
-export type Recordable<T> = T extends {
-  /** The expected response of a recorded step. */
-  expect: unknown;
-}
-  ? Omit<T, 'expect'> & {
-      /** The expected response; absent until a recording fills it in. */
-      expect?: unknown;
-    }
-  : T;
-
-/** A step to run: recorded (replay) or a skeleton still without expectations (record). */
-export type RunnableStep =
-  | Recordable<SingleStep>
-  | {
-      /** Marks a group of steps sent at the same time. */
-      readonly kind: 'parallel';
-      /** A name for the group (each step inside reports under its own name). */
-      readonly name: string;
-      /** The steps, started together. */
-      readonly steps: readonly Recordable<SingleStep>[];
-    };
-
-/** How a run treats expectations. */
-export interface RunMode {
-  /** `replay` checks every expectation; `record` stores what the server answered instead (see `normalizeForPack`). */
-  readonly kind: 'replay' | 'record';
-  /** Most time to wait for a task to expire; a later expiry is skipped. */
-  readonly expiryBudgetMs: number;
-  /** Record mode: turns an answer into the expectation stored in the pack. */
-  readonly normalize?: (value: unknown, vars: Vars, stepName: string) => unknown;
-}
 
 interface OpenStream {
   readonly notifications: TransportNotification[];
@@ -302,24 +271,4 @@ export class StepRunner {
   }
 }
 
-function httpMismatch(expected: SendStep['http'], actual: Exchange['http']): string | undefined {
-  if (expected === undefined || actual === undefined) return undefined;
-  if (expected.response.status !== actual.status)
-    return `HTTP status ${actual.status}, expected ${expected.response.status}`;
-  if (expected.response.contentType !== actual.contentType) {
-    return `Content-Type ${actual.contentType || 'none'}, expected ${expected.response.contentType}`;
-  }
-  return undefined;
-}
-
-function expirySkipReason(due: number | undefined, budgetMs: number): string {
-  if (due === undefined) return 'the server reported no createdAt and ttlMs for the task';
-  return `the task expires in ${Math.round((due - Date.now()) / 1000)} s, beyond the ${budgetMs / 1000} s budget (--expiry-budget-ms); start the server with short-lived finished tasks to check expiry`;
-}
-
-/** The response body without `jsonrpc` and `id` (checked by the transport). */
-function withoutEnvelope(response: Record<string, unknown> | undefined): unknown {
-  if (response === undefined) return undefined;
-  const { jsonrpc: _jsonrpc, id: _id, ...body } = response;
-  return body;
-}
+export type { Recordable, RunMode, RunnableStep } from './stepTypes.js';

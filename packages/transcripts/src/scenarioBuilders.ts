@@ -1,5 +1,5 @@
-import type { Recordable } from './runSteps.js';
-import type { SingleStep, Step } from './transcriptSchema.js';
+import type { Recordable } from './stepTypes.js';
+import type { SingleStep, Step, Transcript } from './transcriptSchema.js';
 
 /** The protocol version every transcript speaks. */
 export const PROTOCOL_VERSION = '2026-07-28';
@@ -113,3 +113,12 @@ export function update(name: string, key: string, content: object, extra: Extra 
 export function cancel(name: string, extra: Extra = {}): SkeletonSingle {
   return send(name, 'tasks/cancel', { taskId: '{{taskId}}' }, extra);
 }
+
+/** A scenario before recording: the client side of a transcript. */
+export type Scenario = Omit<Transcript, 'format' | 'steps' | 'protocolVersion'> & {
+  /** The steps to play, without the expectations a recording fills in. */
+  readonly steps: SkeletonStep[];
+};
+
+/** What a step that creates a task captures: its id, as `{{taskId}}`. */
+export const TASK_CREATED = { capture: { taskId: 'result.taskId' } };
