@@ -69,19 +69,6 @@ export function createFetchHandler(
   const authenticate = options.authenticate;
   const clientGone = errorReply(400, ErrorCode.InvalidRequest, 'The client aborted the request');
 
-  const principalOf = async (
-    request: Request,
-    authenticate: AuthenticateRequest<Request>,
-  ): Promise<string | Response> => {
-    let principal: string | null | undefined;
-    try {
-      principal = await authenticate(request);
-    } catch {
-      return toResponse(binding.authFailed);
-    }
-    return principal === null || principal === undefined ? toResponse(binding.unauthorized) : principal;
-  };
-
   const respond = (request: Request, sink: FetchResponseSink, outcome: HttpReply | OpenResponse): Promise<Response> => {
     if ('status' in outcome) return Promise.resolve(toResponse(outcome));
     sink.watch(request, outcome, clientGone);
@@ -98,7 +85,7 @@ export function createFetchHandler(
     // bought nothing.
     let authenticated: string | undefined;
     if (authenticate !== undefined) {
-      const principal = await principalOf(request, authenticate);
+      const principal = await principalOf(binding, request, authenticate);
       if (typeof principal !== 'string') return principal;
       authenticated = principal;
     }
@@ -123,4 +110,19 @@ export function createFetchHandler(
     return respond(request, sink, binding.dispatch(message, header, sink, authenticated));
   };
   return Object.assign(handler, { close: () => binding.close() });
+}
+
+/** The request's principal, or the 401 (no principal) or 500 (the hook threw) response to send instead. */
+async function principalOf(
+  binding: HttpBinding,
+  request: Request,
+  authenticate: AuthenticateRequest<Request>,
+): Promise<string | Response> {
+  let principal: string | null | undefined;
+  try {
+    principal = await authenticate(request);
+  } catch {
+    return toResponse(binding.authFailed);
+  }
+  return principal === null || principal === undefined ? toResponse(binding.unauthorized) : principal;
 }

@@ -14,6 +14,8 @@ import { ClientPeerDispatch } from '@mcp-tasks/transport-kit';
 import type { HttpChannel } from '../httpChannel.js';
 import { readJsonReply } from '../readJsonReply.js';
 import { type HttpReconnectOptions, ReconnectPolicy } from './reconnectPolicy.js';
+import { discard, isEventStream } from './responses.js';
+import { getHeaders, postHeaders, sessionHeaders } from './sessionHeaders.js';
 import { SseRouter, type StreamCursor, type StreamScope } from './sseRouter.js';
 
 /** Options of {@link LegacySession}. */
@@ -30,14 +32,6 @@ export interface LegacySessionOptions {
 const DELETE_TIMEOUT_MS = 2000;
 /** What `Mcp-Session-Id` may hold: visible ASCII. Anything else could not be sent back as a header. */
 const SESSION_ID = /^[\x21-\x7e]+$/;
-
-function isEventStream(res: Response): res is Response & { body: ReadableStream<Uint8Array> } {
-  return res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
-}
-
-async function discard(res: Response): Promise<void> {
-  await res.body?.cancel().catch(() => {});
-}
 
 /**
  * The client side of one 2025-era Streamable HTTP session: the `Mcp-Session-Id` and protocol version an
@@ -92,7 +86,7 @@ export class LegacySession {
     const sent = this.#id;
     const call = {
       method: 'POST',
-      headers: this.#postHeaders(),
+      headers: postHeaders(this.#id, this.#version),
       body: JSON.stringify(message),
       signal: options.signal,
     } as const;
@@ -135,34 +129,11 @@ export class LegacySession {
   /** Ends the session: stops the GET stream and the server requests being served, then DELETEs the session. */
   async close(): Promise<void> {
     const id = this.#id;
-    const headers = this.#sessionHeaders();
+    const headers = sessionHeaders(this.#id, this.#version);
     this.#reset();
     this.#peer.abortAll(new TransportError('closed', 'Transport closed'));
     // The server may not support DELETE (405) or be gone already: either way the session is over for us.
     if (id !== undefined) await this.#channel.farewell(headers, DELETE_TIMEOUT_MS);
-  }
-
-  /** `Mcp-Session-Id` and `MCP-Protocol-Version` once `initialize` established them; never a 2026 header. */
-  #sessionHeaders(): Record<string, string> {
-    const headers: Record<string, string> = {};
-    if (this.#id !== undefined) headers['mcp-session-id'] = this.#id;
-    if (this.#version !== undefined) headers['mcp-protocol-version'] = this.#version;
-    return headers;
-  }
-
-  #postHeaders(): Record<string, string> {
-    // A fresh object each call: adding to it is cheaper than a spread followed by more properties.
-    const headers = this.#sessionHeaders();
-    headers.accept = 'application/json, text/event-stream';
-    headers['content-type'] = 'application/json';
-    return headers;
-  }
-
-  #getHeaders(lastEventId: string | undefined): Record<string, string> {
-    const headers = this.#sessionHeaders();
-    headers.accept = 'text/event-stream';
-    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    return headers;
   }
 
   #adopt(id: string | undefined, version: unknown): void {
@@ -192,7 +163,11 @@ export class LegacySession {
   /** POSTs a notification or a response to a server request; the server acknowledges with 202. */
   async #post(message: TransportNotification | TransportResponse, kind: string): Promise<void> {
     const sent = this.#id;
-    const call = { method: 'POST', headers: this.#postHeaders(), body: JSON.stringify(message) } as const;
+    const call = {
+      method: 'POST',
+      headers: postHeaders(this.#id, this.#version),
+      body: JSON.stringify(message),
+    } as const;
     await this.#channel.exchange(call, async (res) => {
       await this.#refuseGone(res, sent);
       await discard(res);
@@ -241,7 +216,11 @@ export class LegacySession {
       const sent = this.#id;
       let outcome: TransportResponse | undefined;
       try {
-        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        const call = {
+          method: 'GET',
+          headers: getHeaders(this.#id, this.#version, cursor.lastEventId),
+          signal,
+        } as const;
         outcome = await this.#channel.exchange(call, async (res) => {
           await this.#refuseGone(res, sent);
           if (res.status === 405) {
@@ -283,7 +262,11 @@ export class LegacySession {
       const seen = cursor.frames;
       let outcome: 'ended' | 'failed' | 'stop';
       try {
-        const call = { method: 'GET', headers: this.#getHeaders(cursor.lastEventId), signal } as const;
+        const call = {
+          method: 'GET',
+          headers: getHeaders(this.#id, this.#version, cursor.lastEventId),
+          signal,
+        } as const;
         outcome = await this.#channel.exchange(call, async (res) => {
           if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
             if (res.status === 405) this.#listenRefused = true;
