@@ -5,11 +5,8 @@ import { TransportError } from '@mcp-tasks/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { connectWebSocket } from '../src/connectWebSocket.js';
-import {
-  DEFAULT_CLOSE_TIMEOUT_MS,
-  WebSocketClientTransport,
-  type WebSocketConstructor,
-} from '../src/webSocketClientTransport.js';
+import { DEFAULT_CLOSE_TIMEOUT_MS, type WebSocketConstructor } from '../src/webSocketClientOptions.js';
+import { WebSocketClientTransport } from '../src/webSocketClientTransport.js';
 import { type WebSocketListenOptions, WebSocketServerTransport } from '../src/webSocketServerTransport.js';
 import { fakeHandler } from './fakeHandler.js';
 
