@@ -319,7 +319,10 @@ describe('PostgresTaskStore', () => {
       data: { retryAfterSeconds: 1 },
     });
     // On the wire too: a transient error a caller may retry after data.retryAfterSeconds.
-    expect((error as TaskStoreUnavailableError).toJSON()).toMatchObject({ code: -32603, data: { retryAfterSeconds: 1 } });
+    expect((error as TaskStoreUnavailableError).toJSON()).toMatchObject({
+      code: -32603,
+      data: { retryAfterSeconds: 1 },
+    });
     expect(await rejection(store.watch(() => undefined))).toBeInstanceOf(TaskStoreUnavailableError);
   });
 });
