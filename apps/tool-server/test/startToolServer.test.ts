@@ -37,6 +37,22 @@ function post(url: string, method: string, params: object, headers: Record<strin
 }
 
 describe('startToolServer over Streamable HTTP', () => {
+  it('logs its connection caps at start: the total below the file-descriptor limit, and the per-client cap', async () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: [] },
+      createLogger('info', destination),
+    );
+    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const caps = messages.find((message) => message.startsWith('http: at most'));
+    expect(caps).toMatch(
+      /^http: at most \d+ connections in total \(file-descriptor limit (\d+|unknown)\), 256 per client/,
+    );
+    const [, total, limit] = /at most (\d+) .*limit (\d+|unknown)/.exec(caps ?? '') ?? [];
+    if (limit !== 'unknown') expect(Number(total)).toBeLessThan(Number(limit));
+  });
+
   it('requires the bearer token when one is configured', async () => {
     started = await startToolServer(
       { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: ['secret-1'] },
