@@ -226,7 +226,7 @@ export class McpServer implements ServerEndpoint {
           await this.#legacy.request(inbound.id, inbound.method, inbound.params, context),
         );
       } catch (error) {
-        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#report));
+        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#reportUnlessCancelled(context)));
       }
     }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
@@ -240,8 +240,16 @@ export class McpServer implements ServerEndpoint {
       const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, stampServerInfo(result, this.#serverMeta));
     } catch (error) {
-      return jsonRpcError(inbound.id, toWireError(error, this.#report));
+      return jsonRpcError(inbound.id, toWireError(error, this.#reportUnlessCancelled(context)));
     }
+  }
+
+  /**
+   * Where a request's failure is reported: nowhere once its signal aborted (the client cancelled it, went away, or
+   * its session ended), since ending with that abort is expected and its answer is not written; `onError` otherwise.
+   */
+  #reportUnlessCancelled(context: RequestContext): (error: unknown) => void {
+    return context.signal.aborted ? ignoreError : this.#report;
   }
 
   /**
@@ -280,3 +288,6 @@ export class McpServer implements ServerEndpoint {
     return route(request);
   }
 }
+
+/** A report that drops its error (see `#reportUnlessCancelled`). */
+function ignoreError(): void {}

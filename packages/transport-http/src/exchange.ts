@@ -74,6 +74,8 @@ export class Exchange implements RequestContext, OpenResponse {
   #state = PENDING;
   #controller: AbortController | undefined;
   #aborted = false;
+  /** Cancelled by the client (`notifications/cancelled`): the runtime's answer is not written. */
+  #withdrawn = false;
 
   constructor(
     sink: ResponseSink,
@@ -131,6 +133,14 @@ export class Exchange implements RequestContext, OpenResponse {
   /** Writes the runtime's answer; `undefined` (a notification was accepted) becomes 202 with no body. */
   finish(response: TransportResponse | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.#state === DONE) return;
+    if (this.#withdrawn && response !== undefined) {
+      // The client cancelled the request, so it gets no response (cancellation page); the POST, which must still be
+      // answered, gets an SSE stream that ends without one.
+      const sse = this.#state === PENDING ? this.#startStream() : (this.#sse as SseWriter);
+      this.#state = DONE;
+      sse.end();
+      return;
+    }
     if (this.#state === STREAMING) {
       this.#state = DONE;
       const sse = this.#sse as SseWriter;
@@ -161,6 +171,15 @@ export class Exchange implements RequestContext, OpenResponse {
   cancel(): void {
     this.#aborted = true;
     this.#controller?.abort();
+  }
+
+  /**
+   * The client cancelled the request (`notifications/cancelled`, 2025 era): aborts `signal` like {@link cancel},
+   * and the answer the runtime then returns is not written. Idempotent.
+   */
+  withdraw(): void {
+    this.#withdrawn = true;
+    this.cancel();
   }
 
   /** Server-to-client messages of this request go on its own stream while it is open, else the session's. */
