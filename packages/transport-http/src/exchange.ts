@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   encodeMessage,
   isRecord,
   type OutboundRequest,
@@ -154,8 +153,9 @@ export class Exchange implements RequestContext, OpenResponse {
       this.#sink.reply(200, encodeMessage(response), headers);
     else {
       const { code, data } = response.error;
-      const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
-      this.#sink.reply(httpStatusForError(code), encodeMessage(response), withFields(headers ?? {}, retryAfter ?? {}));
+      const status = httpStatusForError(code, data);
+      const retryAfter = status === 429 || status === 503 ? { 'retry-after': retryAfterSeconds(data) } : undefined;
+      this.#sink.reply(status, encodeMessage(response), withFields(headers ?? {}, retryAfter ?? {}));
     }
   }
 
@@ -203,7 +203,7 @@ export class Exchange implements RequestContext, OpenResponse {
   }
 }
 
-/** `Retry-After` for a task-limit error: its `data.retryAfterSeconds` when that is a sane whole number, else 1. */
+/** `Retry-After` for a retryable error: its `data.retryAfterSeconds` when that is a sane whole number, else 1. */
 function retryAfterSeconds(data: unknown): string {
   const seconds = isRecord(data) ? data.retryAfterSeconds : undefined;
   return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 && seconds <= 86_400
