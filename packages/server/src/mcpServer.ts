@@ -14,7 +14,7 @@ import {
 import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
 import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
-import { methodNotFound, toWireError } from './errors.js';
+import { methodNotFound, reportUnlessCancelled, toWireError } from './errors.js';
 import { refuseInitialize } from './initializeRefusal.js';
 import { type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
@@ -226,7 +226,10 @@ export class McpServer implements ServerEndpoint {
           await this.#legacy.request(inbound.id, inbound.method, inbound.params, context),
         );
       } catch (error) {
-        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#reportUnlessCancelled(context)));
+        return jsonRpcError(
+          inbound.id,
+          toWireError(toLegacyError(error), reportUnlessCancelled(context, this.#report)),
+        );
       }
     }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
@@ -240,16 +243,8 @@ export class McpServer implements ServerEndpoint {
       const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, stampServerInfo(result, this.#serverMeta));
     } catch (error) {
-      return jsonRpcError(inbound.id, toWireError(error, this.#reportUnlessCancelled(context)));
+      return jsonRpcError(inbound.id, toWireError(error, reportUnlessCancelled(context, this.#report)));
     }
-  }
-
-  /**
-   * Where a request's failure is reported: nowhere once its signal aborted (the client cancelled it, went away, or
-   * its session ended), since ending with that abort is expected and its answer is not written; `onError` otherwise.
-   */
-  #reportUnlessCancelled(context: RequestContext): (error: unknown) => void {
-    return context.signal.aborted ? ignoreError : this.#report;
   }
 
   /**
@@ -288,6 +283,3 @@ export class McpServer implements ServerEndpoint {
     return route(request);
   }
 }
-
-/** A report that drops its error (see `#reportUnlessCancelled`). */
-function ignoreError(): void {}
