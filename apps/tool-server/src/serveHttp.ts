@@ -42,5 +42,10 @@ export async function serveHttp(
           },
         }),
   });
+  const { maxConnections, maxConnectionsPerClient, fdLimit } = server.limits;
+  logger.info(
+    `http: at most ${maxConnections} connections in total (file-descriptor limit ${fdLimit ?? 'unknown'}), ` +
+      `${maxConnectionsPerClient} per client address`,
+  );
   return { url: server.url.href, ended: NEVER, close: () => server.close() };
 }

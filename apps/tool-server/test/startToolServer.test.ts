@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createLogger } from '../src/logger.js';
 import { type StartedToolServer, startToolServer } from '../src/startToolServer.js';
@@ -37,6 +37,22 @@ function post(url: string, method: string, params: object, headers: Record<strin
 }
 
 describe('startToolServer over Streamable HTTP', () => {
+  it('logs its connection caps at start: the total below the file-descriptor limit, and the per-client cap', async () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: [] },
+      createLogger('info', destination),
+    );
+    const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const caps = messages.find((message) => message.startsWith('http: at most'));
+    expect(caps).toMatch(
+      /^http: at most \d+ connections in total \(file-descriptor limit (\d+|unknown)\), 256 per client/,
+    );
+    const [, total, limit] = /at most (\d+) .*limit (\d+|unknown)/.exec(caps ?? '') ?? [];
+    if (limit !== 'unknown') expect(Number(total)).toBeLessThan(Number(limit));
+  });
+
   it('requires the bearer token when one is configured', async () => {
     started = await startToolServer(
       { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: ['secret-1'] },
@@ -77,6 +93,56 @@ describe('startToolServer over Streamable HTTP', () => {
     expect(alice.status).toBe(200);
     expect(await alice.json()).toMatchObject({ result: { taskId, status: 'working' } });
     expect((await post(url, 'server/discover', {}, { authorization: 'Bearer carol' })).status).toBe(401);
+  });
+
+  it('answers tasks/update with wrong keys or shapes cleanly (400/-32602 or ignored); the task completes on a correct answer', async () => {
+    started = await startToolServer(
+      { transport: 'http', host: '127.0.0.1', port: 0, tools: 'conformance', tokens: [] },
+      logger,
+    );
+    const url = started.url ?? '';
+    const _meta = {
+      ...META,
+      'io.modelcontextprotocol/clientCapabilities': {
+        elicitation: {},
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
+    };
+    const created = await post(url, 'tools/call', { name: 'confirm_delete', arguments: { filename: 'a' }, _meta });
+    const { taskId } = ((await created.json()) as { result: { taskId: string } }).result;
+    const task = async () => {
+      const res = await post(url, 'tasks/get', { taskId, _meta }, { 'mcp-name': taskId });
+      return ((await res.json()) as { result: { status: string; inputRequests?: object; result?: unknown } }).result;
+    };
+    await vi.waitFor(async () => expect((await task()).status).toBe('input_required'));
+    const [key] = Object.keys((await task()).inputRequests ?? {}) as [string];
+    const update = (inputResponses: unknown) =>
+      post(url, 'tasks/update', { taskId, inputResponses, _meta }, { 'mcp-name': taskId });
+    const wrong: [unknown, number][] = [
+      ['x', 400],
+      [null, 400],
+      [[], 400],
+      [{ [key]: 5 }, 400],
+      [{ [key]: { action: 'bogus' } }, 400],
+      [{ [key]: { action: 'accept', content: 'yes' } }, 400],
+      // Content that does not match the requested form (confirm must be a boolean, and is required).
+      [{ [key]: { action: 'accept', content: { confirm: 'yes' } } }, 400],
+      [{ [key]: { action: 'accept', content: {} } }, 400],
+      [{ [key]: { action: 'accept' } }, 400],
+      // Keys the task never issued are ignored.
+      [{ nope: { action: 'accept', content: { confirm: true } } }, 200],
+      [{ toString: 5, constructor: {}, ['__proto__']: { action: 'accept' } }, 200],
+    ];
+    for (const [inputResponses, status] of wrong) {
+      const res = await update(inputResponses);
+      expect(res.status, JSON.stringify(inputResponses)).toBe(status);
+      const body = (await res.json()) as { error?: { code: number } };
+      if (status === 400) expect(body.error?.code, JSON.stringify(inputResponses)).toBe(-32602);
+    }
+    expect((await task()).status).toBe('input_required');
+    expect((await update({ [key]: { action: 'accept', content: { confirm: true } } })).status).toBe(200);
+    await vi.waitFor(async () => expect(await task()).toMatchObject({ status: 'completed' }));
+    expect(JSON.stringify((await task()).result)).toContain('deleted a');
   });
 
   it('streams progress as SSE events before the result on the same response', async () => {

@@ -3,6 +3,9 @@ import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
 import type { RunningTool } from './runningTools.js';
 import type { InputChannel, ToolMode } from './toolContext.js';
 import type { ToolOutcome } from './toolInvocation.js';
+import { retryTransient } from './transientRetry.js';
+
+const ignore = (): void => undefined;
 
 /** What every {@link DeferredTask} of one supervisor shares: made once, so a waiting task carries no copy. */
 export interface DeferredTaskDeps {
@@ -136,7 +139,16 @@ export class DeferredTask implements InputChannel {
 
   async setStatus(message: string): Promise<void> {
     await this.create();
-    await this.#deps.ops.setStatusMessage(this.#call.owner, this.taskId, message);
+    const call = this.#call;
+    // Retried like the tool's outcome while the store is briefly unavailable and this instance holds the lease, so
+    // a database outage shorter than the lease does not fail a tool that reports its progress. The call's signal
+    // is read only once a write failed (a task that never needs it does not make one).
+    await retryTransient(() => this.#deps.ops.setStatusMessage(call.owner, this.taskId, message).then(ignore), {
+      deadline: () => call.leaseUntil,
+      get signal() {
+        return call.signal;
+      },
+    });
   }
 
   async ask(request: InputRequest): Promise<InputResponse> {

@@ -36,3 +36,16 @@ export function toWireError(error: unknown, report: (error: unknown) => void): E
   report(error);
   return { code: ErrorCode.InternalError, message: 'Internal error' };
 }
+
+/**
+ * Where a request's failure is reported: nowhere once its signal aborted (the client cancelled it, went away, or its
+ * session ended), since ending with that abort is expected and its answer is not written; `report` otherwise.
+ */
+export function reportUnlessCancelled(
+  context: { readonly signal: AbortSignal },
+  report: (error: unknown) => void,
+): (error: unknown) => void {
+  return context.signal.aborted ? ignoreError : report;
+}
+
+function ignoreError(): void {}

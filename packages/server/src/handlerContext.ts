@@ -72,7 +72,10 @@ export interface ToolContext extends HandlerContext {
    * reserved before the task is created, and is the one it will have); undefined for a synchronous call.
    */
   readonly taskId: string | undefined;
-  /** Sets the task's `statusMessage` (creating the task during the grace period); a no-op for a synchronous call. */
+  /**
+   * Sets the task's `statusMessage` (creating the task during the grace period); a no-op for a synchronous call.
+   * A store briefly unavailable is retried while this instance holds the task's lease.
+   */
   setStatus(message: string): Promise<void>;
   /**
    * Asks the client for input and resolves with its answer, in any mode: in a task through `input_required` and

@@ -1,11 +1,13 @@
 import {
   CreateMessageResultSchema,
   ElicitResultSchema,
+  type InputRequest,
   type InputResponse,
   ListRootsResultSchema,
 } from '@mcp-tasks/protocol';
 import type { z } from 'zod';
 import { formatZodError, invalidParams } from './errors.js';
+import { formContentProblem } from './formContent.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 
 /** The outcome of validating one answer. */
@@ -29,20 +31,23 @@ export function parseInputAnswer(method: string, value: unknown): ParsedAnswer {
 }
 
 /**
- * Checks the answers to input requests the server actually issued: `asked` maps each issued key to its method,
- * and only those keys are checked and returned; other keys are left out silently (SEP-2322: "ignore what it
- * does not recognize"). All-or-nothing: the first malformed answer throws `-32602` naming its key, so a caller that
- * writes only after this returns never delivers part of a bad batch.
+ * Checks the answers to input requests the server actually issued: `asked` maps each issued key to its request (or
+ * just its method, when the request itself is not known), and only those keys are checked and returned; other keys
+ * are left out silently (SEP-2322: "ignore what it does not recognize"). An accepted form elicitation must also
+ * match the `requestedSchema` it answers, when the request is known. All-or-nothing: the first malformed answer
+ * throws `-32602` naming its key, so a caller that writes only after this returns never delivers part of a bad
+ * batch, and the question stays open for a correct answer.
  */
 export function checkInputAnswers(
   responses: JsonObject,
-  asked: Readonly<Record<string, string>>,
+  asked: Readonly<Record<string, string | InputRequest>>,
 ): Record<string, InputResponse> {
   const answers: Record<string, InputResponse> = {};
   for (const [key, value] of Object.entries(responses)) {
     if (!Object.hasOwn(asked, key)) continue;
     if (!isJsonObject(value)) throw invalidParams(`Invalid params: inputResponses["${key}"] must be an object`);
-    const method = asked[key] ?? '';
+    const request = asked[key] ?? '';
+    const method = typeof request === 'string' ? request : request.method;
     // Only the three input-request methods are ever issued (toInputRequiredResult and ctx.elicit/sample/listRoots).
     const parsed = parseInputAnswer(method, value);
     if (!parsed.success) {
@@ -50,7 +55,19 @@ export function checkInputAnswers(
         `Invalid params: inputResponses["${key}"] is not a valid ${method} result: ${formatZodError(parsed.error)}`,
       );
     }
+    const problem = typeof request === 'string' ? undefined : formProblem(request, parsed.data);
+    if (problem !== undefined) {
+      throw invalidParams(`Invalid params: inputResponses["${key}"] does not match the requested form: ${problem}`);
+    }
     answers[key] = parsed.data;
   }
   return answers;
+}
+
+/** Why an accepted answer to a form elicitation does not match its `requestedSchema`; undefined otherwise. */
+function formProblem(request: InputRequest, answer: InputResponse): string | undefined {
+  if (request.method !== 'elicitation/create' || !isJsonObject(answer) || answer.action !== 'accept') return undefined;
+  const params = request.params as { mode?: unknown; requestedSchema?: unknown } | undefined;
+  if (params === undefined || (params.mode !== undefined && params.mode !== 'form')) return undefined;
+  return formContentProblem(params.requestedSchema, answer.content);
 }

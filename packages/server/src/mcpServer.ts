@@ -14,7 +14,7 @@ import {
 import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
 import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
-import { methodNotFound, toWireError } from './errors.js';
+import { methodNotFound, reportUnlessCancelled, toWireError } from './errors.js';
 import { refuseInitialize } from './initializeRefusal.js';
 import { type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
@@ -226,7 +226,10 @@ export class McpServer implements ServerEndpoint {
           await this.#legacy.request(inbound.id, inbound.method, inbound.params, context),
         );
       } catch (error) {
-        return jsonRpcError(inbound.id, toWireError(toLegacyError(error), this.#report));
+        return jsonRpcError(
+          inbound.id,
+          toWireError(toLegacyError(error), reportUnlessCancelled(context, this.#report)),
+        );
       }
     }
     // Notifications need no answer; `notifications/cancelled` is the transport's job (it aborts `signal`).
@@ -240,7 +243,7 @@ export class McpServer implements ServerEndpoint {
       const result = await this.#dispatch(method, { id, params, envelope, context, owner });
       return jsonRpcResult(inbound.id, stampServerInfo(result, this.#serverMeta));
     } catch (error) {
-      return jsonRpcError(inbound.id, toWireError(error, this.#report));
+      return jsonRpcError(inbound.id, toWireError(error, reportUnlessCancelled(context, this.#report)));
     }
   }
 

@@ -57,9 +57,7 @@ export class TaskMethods {
     if (!isJsonObject(inputResponses)) throw invalidParams('Invalid params: inputResponses must be an object');
     const record = await this.#ops.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
-    const asked: Record<string, string> = {};
-    for (const [key, request] of Object.entries(record.inputRequests)) asked[key] = request.method;
-    const answers = checkInputAnswers(inputResponses, asked);
+    const answers = checkInputAnswers(inputResponses, record.inputRequests);
     if (Object.keys(answers).length > 0) {
       const resolved = await this.#ops.resolveInputs(owner, taskId, answers);
       if (!resolved.found) throw notFound(taskId);

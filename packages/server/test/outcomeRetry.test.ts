@@ -74,6 +74,30 @@ describe('writing a tool outcome while the task store is unavailable', () => {
     expect(errors).toEqual([]);
   });
 
+  it('retries a status update as well, so a tool that sets its status during an outage still completes', async () => {
+    let statusWrites = 0;
+    const { store } = flakyStore((next) => {
+      if (next.statusMessage !== 'halfway' || next.status !== 'working') return undefined;
+      statusWrites += 1;
+      return statusWrites <= 3 ? unavailable(`status ${statusWrites}`) : undefined;
+    });
+    const { server, client, errors } = serve(store);
+    server.tool({
+      name: 'reporting',
+      description: 'Sets its status, then answers',
+      taskSupport: 'required',
+      handler: async (_args, ctx) => {
+        await ctx.setStatus('halfway');
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    });
+    const taskId = expectCreateTask(await client.call('reporting'));
+    const task = await client.waitForTerminal(taskId);
+    expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } });
+    expect(statusWrites).toBe(4);
+    expect(errors).toEqual([]);
+  });
+
   it('does not retry an error that is not transient: it is reported once', async () => {
     const refusal = new TaskStoreError('invalid_argument', 'refused');
     const { store, counts } = flakyStore((next) => (next.status === 'completed' ? refusal : undefined));

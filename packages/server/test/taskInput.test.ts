@@ -71,7 +71,7 @@ describe('input inside a task', () => {
     const error = await client.fail('tasks/update', {
       taskId,
       inputResponses: {
-        [first]: { action: 'accept', content: { value: 'ok' } },
+        [first]: { action: 'accept', content: { name: 'ok' } },
         [second]: { action: 'maybe' },
         'unknown-key': { ignored: true },
       },

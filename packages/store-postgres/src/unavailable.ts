@@ -13,15 +13,19 @@ const NETWORK_CODES = new Set([
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P)/; // connection exception, insufficient resources, operator intervention
 const STATEMENT_TIMEOUT = '57014';
 
+/** Seconds a caller is told to wait before retrying a request the store could not serve (`data.retryAfterSeconds`). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 /**
  * The task store's database could not be reached or did not answer in time. A `ProtocolError` with code `-32603`
  * so a server answers the request with this message (where the database is, what went wrong) instead of a bare
- * "Internal error", and goes on serving.
+ * "Internal error", and goes on serving. `data.retryAfterSeconds` marks it transient: the same request may succeed
+ * once the database answers again (Streamable HTTP answers it with `503` and `Retry-After`).
  */
 export class TaskStoreUnavailableError extends ProtocolError {
   /** Wraps the driver's error as `cause`; `message` names the database and what went wrong. */
   constructor(message: string, cause: unknown) {
-    super(ErrorCode.InternalError, message, undefined, { cause });
+    super(ErrorCode.InternalError, message, { retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS }, { cause });
   }
 }
 

@@ -305,7 +305,7 @@ describe('PostgresTaskStore', () => {
     expect(error).toMatchObject({ message: expect.stringContaining('did not answer') });
   });
 
-  it('answers with a clear -32603 error when the database is unreachable', async () => {
+  it('answers with a clear, retryable -32603 error (data.retryAfterSeconds) when the database is unreachable', async () => {
     const store = new PostgresTaskStore({
       connectionString: 'postgres://nobody@127.0.0.1:1/none',
       connectTimeoutMs: 500,
@@ -313,7 +313,16 @@ describe('PostgresTaskStore', () => {
     onTestFinished(() => store.close());
     const error = await rejection(store.get('alice', 'x'));
     expect(error).toBeInstanceOf(TaskStoreUnavailableError);
-    expect(error).toMatchObject({ code: -32603, message: expect.stringContaining('127.0.0.1:1/none') });
+    expect(error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('127.0.0.1:1/none'),
+      data: { retryAfterSeconds: 1 },
+    });
+    // On the wire too: a transient error a caller may retry after data.retryAfterSeconds.
+    expect((error as TaskStoreUnavailableError).toJSON()).toMatchObject({
+      code: -32603,
+      data: { retryAfterSeconds: 1 },
+    });
     expect(await rejection(store.watch(() => undefined))).toBeInstanceOf(TaskStoreUnavailableError);
   });
 });

@@ -54,6 +54,9 @@ export interface InMemoryTaskStoreStats {
   readonly timerActive: boolean;
 }
 
+/** Stale lease entries tolerated beyond twice the tasks stored before the lease heap is rebuilt. */
+const LEASE_SLACK = 64;
+
 /**
  * The in-memory `TaskStore`: a `Map` of deep-frozen records replaced (never mutated) on every change, one expiry
  * timer over a min-heap of deadlines (it expires tasks on its own; `expireDue` is there for callers that sweep),
@@ -253,8 +256,28 @@ export class InMemoryTaskStore implements TaskStore {
     if (record === undefined) return;
     this.#records.delete(record.taskId);
     this.#tally.removed(record.owner, record.taskId, isTerminalStatus(record.status));
+    this.#compactLeases();
     this.#expiredNow?.push(record);
     this.#feed.emit({ type: 'expired', record });
+  }
+
+  /**
+   * Lease entries are dropped lazily, when a sweep pops them, and a task that ends or expires long before its lease
+   * would have lapsed leaves its entry behind (or all of them, with no sweep at all). Once stale entries outnumber
+   * the stored tasks, the heap is rebuilt from the tasks that still hold a lease: it stays within twice the tasks
+   * stored (plus a little), empties with the store, and each rebuild is paid for by the removals before it.
+   */
+  #compactLeases(): void {
+    const leases = this.#leases;
+    if (leases.size === 0 || leases.size <= 2 * this.#records.size + LEASE_SLACK) {
+      if (this.#records.size === 0) leases.clear();
+      return;
+    }
+    leases.clear();
+    for (const record of this.#records.values()) {
+      if (record.lease !== undefined && !isTerminalStatus(record.status))
+        leases.push(record.lease.until, record.taskId);
+    }
   }
 
   #assertOpen(): void {

@@ -341,6 +341,32 @@ describe('InMemoryTaskStore', () => {
     });
   });
 
+  it('keeps no lease entry for a task that ended or expired, even with no lease sweep running', async () => {
+    const timers = manualTimers();
+    const store = makeStore(timers);
+    const count = 1_000;
+    for (let i = 0; i < count; i++) {
+      const task = await store.create('alice', { ttlMs: 15_000, lease: { worker: 'w', until: timers.now() + 30_000 } });
+      if (i % 2 === 0) await store.complete('alice', task.taskId, { content: [] });
+    }
+    expect(store.stats()).toMatchObject({ tasks: count, leaseEntries: count });
+    // Every task expires 15 s in, while its lease would have run 30 s: the store empties, and so does the heap.
+    timers.advance(16_000);
+    expect(store.stats()).toMatchObject({ tasks: 0, leaseEntries: 0 });
+    // While tasks remain, stale entries stay bounded by the tasks stored.
+    for (let i = 0; i < count; i++) {
+      const task = await store.create('alice', {
+        ttlMs: 15_000 + i,
+        lease: { worker: 'w', until: timers.now() + 30_000 },
+      });
+      await store.complete('alice', task.taskId, { content: [] });
+    }
+    timers.advance(15_000 + count / 2);
+    const { tasks, leaseEntries } = store.stats();
+    expect(tasks).toBeLessThanOrEqual(count / 2);
+    expect(leaseEntries).toBeLessThanOrEqual(2 * tasks + 64);
+  });
+
   it('shares one timestamp string among records written in the same millisecond', async () => {
     const timers = manualTimers();
     const store = makeStore(timers);

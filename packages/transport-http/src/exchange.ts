@@ -1,5 +1,4 @@
 import {
-  ErrorCode,
   encodeMessage,
   isRecord,
   type OutboundRequest,
@@ -74,6 +73,8 @@ export class Exchange implements RequestContext, OpenResponse {
   #state = PENDING;
   #controller: AbortController | undefined;
   #aborted = false;
+  /** Cancelled by the client (`notifications/cancelled`): the runtime's answer is not written. */
+  #withdrawn = false;
 
   constructor(
     sink: ResponseSink,
@@ -131,6 +132,14 @@ export class Exchange implements RequestContext, OpenResponse {
   /** Writes the runtime's answer; `undefined` (a notification was accepted) becomes 202 with no body. */
   finish(response: TransportResponse | undefined, headers?: Readonly<Record<string, string>>): void {
     if (this.#state === DONE) return;
+    if (this.#withdrawn && response !== undefined) {
+      // The client cancelled the request, so it gets no response (cancellation page); the POST, which must still be
+      // answered, gets an SSE stream that ends without one.
+      const sse = this.#state === PENDING ? this.#startStream() : (this.#sse as SseWriter);
+      this.#state = DONE;
+      sse.end();
+      return;
+    }
     if (this.#state === STREAMING) {
       this.#state = DONE;
       const sse = this.#sse as SseWriter;
@@ -144,8 +153,9 @@ export class Exchange implements RequestContext, OpenResponse {
       this.#sink.reply(200, encodeMessage(response), headers);
     else {
       const { code, data } = response.error;
-      const retryAfter = code === ErrorCode.TooManyTasks ? { 'retry-after': retryAfterSeconds(data) } : undefined;
-      this.#sink.reply(httpStatusForError(code), encodeMessage(response), withFields(headers ?? {}, retryAfter ?? {}));
+      const status = httpStatusForError(code, data);
+      const retryAfter = status === 429 || status === 503 ? { 'retry-after': retryAfterSeconds(data) } : undefined;
+      this.#sink.reply(status, encodeMessage(response), withFields(headers ?? {}, retryAfter ?? {}));
     }
   }
 
@@ -161,6 +171,15 @@ export class Exchange implements RequestContext, OpenResponse {
   cancel(): void {
     this.#aborted = true;
     this.#controller?.abort();
+  }
+
+  /**
+   * The client cancelled the request (`notifications/cancelled`, 2025 era): aborts `signal` like {@link cancel},
+   * and the answer the runtime then returns is not written. Idempotent.
+   */
+  withdraw(): void {
+    this.#withdrawn = true;
+    this.cancel();
   }
 
   /** Server-to-client messages of this request go on its own stream while it is open, else the session's. */
@@ -184,7 +203,7 @@ export class Exchange implements RequestContext, OpenResponse {
   }
 }
 
-/** `Retry-After` for a task-limit error: its `data.retryAfterSeconds` when that is a sane whole number, else 1. */
+/** `Retry-After` for a retryable error: its `data.retryAfterSeconds` when that is a sane whole number, else 1. */
 function retryAfterSeconds(data: unknown): string {
   const seconds = isRecord(data) ? data.retryAfterSeconds : undefined;
   return typeof seconds === 'number' && Number.isInteger(seconds) && seconds >= 0 && seconds <= 86_400

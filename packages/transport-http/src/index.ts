@@ -26,7 +26,7 @@ export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { type NodeHttpFetch, type NodeHttpFetchOptions, nodeHttpFetch } from './nodeHttpFetch.js';
 export { readSseEvents } from './readSseEvents.js';
 export { mcpNameField } from './routingHeaders.js';
-export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
+export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {
   type HeaderLookup,
   type ParamHeaderLookup,

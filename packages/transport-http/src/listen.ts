@@ -2,8 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
-import { writeReply } from './nodeResponseSink.js';
-import { type HttpServerLimits, limitConnections, serverOptions } from './serverLimits.js';
+import { processFdLimit } from './fdLimit.js';
+import {
+  type ConnectionCaps,
+  connectionCaps,
+  type HttpServerLimits,
+  limitConnections,
+  serverOptions,
+} from './serverLimits.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions extends HttpHandlerOptions {
@@ -27,6 +33,11 @@ export interface HttpServerHandle {
   /** The endpoint URL, with the actual port. */
   readonly url: URL;
   /**
+   * The connection caps in force: `maxConnections` as lowered below the process's file-descriptor limit (read at
+   * start; log it), and that limit.
+   */
+  readonly limits: ConnectionCaps;
+  /**
    * Stops accepting connections, ends every 2025-era session and closes the open connections, which ends their
    * streams and aborts their in-flight requests. Idempotent; resolves when the server is closed.
    */
@@ -46,17 +57,18 @@ export function listen(
   const host = options.host ?? '127.0.0.1';
   const handler = createHttpHandler(endpoint, options);
   const limits = options.limits ?? {};
-  let overCap: ReturnType<typeof limitConnections> = () => undefined;
+  const caps = connectionCaps(limits, processFdLimit());
+  let refusedAtAccept: ReturnType<typeof limitConnections> = () => false;
   const server = createServer(serverOptions(limits), (req, res) => {
-    const refusal = overCap(req);
-    if (refusal !== undefined) return writeReply(res, refusal);
+    // Its connection was answered 429/503 and is closing; the request came in before the close reached the client.
+    if (refusedAtAccept(req)) return void req.socket.destroy();
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     if ((query === -1 ? url : url.slice(0, query)) === path) return handler(req, res);
     res.writeHead(404, { 'content-length': 0 });
     res.end();
   });
-  overCap = limitConnections(server, limits);
+  refusedAtAccept = limitConnections(server, caps);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -67,6 +79,7 @@ export function listen(
       resolve({
         server,
         url: new URL(`http://${urlHost}:${port}${path}`),
+        limits: caps,
         close: () => {
           closing ??= new Promise((done) => {
             handler.close();

@@ -20,7 +20,7 @@ export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
-export { HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
+export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {
   type HeaderLookup,
   type ParamHeaderLookup,

@@ -78,7 +78,11 @@ export function fakeRuntime(): { handler: MessageHandler; recorded: Recorded } {
         return {
           jsonrpc: '2.0',
           id,
-          error: { code: Number(message.params?.code), message: 'failed on purpose' },
+          error: {
+            code: Number(message.params?.code),
+            message: 'failed on purpose',
+            ...(message.params?.data === undefined ? {} : { data: message.params.data }),
+          },
         } satisfies TransportResponse;
       case 'throw':
         throw new Error('runtime bug');

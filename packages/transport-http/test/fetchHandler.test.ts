@@ -177,6 +177,11 @@ describe('createFetchHandler: exchanges', () => {
     const { handler } = setup();
     const notFound = await handler(post(rpc(7, 'fail', { code: -32601 }), mcpHeaders('fail')));
     expect(notFound.status).toBe(404);
+    const unavailable = await handler(
+      post(rpc(9, 'fail', { code: -32603, data: { retryAfterSeconds: 2 } }), mcpHeaders('fail')),
+    );
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('retry-after')).toBe('2');
     const thrown = await handler(post(rpc(8, 'throw'), mcpHeaders('throw')));
     expect(thrown.status).toBe(500);
     expect(await thrown.json()).toMatchObject({ id: 8, error: { code: -32603 } });

@@ -1,6 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processFdLimit } from '../src/fdLimit.js';
 import { type HttpServerHandle, type ListenOptions, listen } from '../src/server.js';
+import { connectionCaps } from '../src/serverLimits.js';
 import { fakeRuntime, mcpHeaders, rawRequest, rpc } from './fakes.js';
 
 const cleanup: (() => unknown)[] = [];
@@ -15,9 +17,12 @@ async function start(options: ListenOptions = {}): Promise<HttpServerHandle> {
 }
 
 /** A raw TCP client: write what you like, read everything until the server closes. */
-function rawSocket(url: URL): Promise<{ socket: Socket; text: () => string; closed: Promise<void> }> {
+function rawSocket(
+  url: URL,
+  localAddress?: string,
+): Promise<{ socket: Socket; text: () => string; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname);
+    const socket = connect({ port: Number(url.port), host: url.hostname, localAddress });
     cleanup.push(() => socket.destroy());
     let received = '';
     socket.on('data', (chunk: Buffer) => {
@@ -104,6 +109,54 @@ describe('Streamable HTTP limits (node front)', () => {
     });
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBe('5');
+  });
+
+  it('refuses connections over maxConnectionsPerClient when accepted, with 429, before any byte is sent', async () => {
+    // A header timeout far beyond the test's: a refused connection must not wait for headers at all.
+    const handle = await start({
+      limits: { maxConnectionsPerClient: 3, headersTimeoutMs: 120_000, requestTimeoutMs: 120_000 },
+    });
+    // One client (127.0.0.2) opens 20 connections and never sends a byte.
+    const idle = await Promise.all(Array.from({ length: 20 }, () => rawSocket(handle.url, '127.0.0.2')));
+    const closed = await Promise.all(
+      idle.map((client) =>
+        Promise.race([client.closed.then(() => true), new Promise((r) => setTimeout(r, 3_000, false))]),
+      ),
+    );
+    expect(closed.filter(Boolean)).toHaveLength(17);
+    for (const [i, client] of idle.entries()) {
+      if (closed[i]) {
+        expect(client.text()).toMatch(/^HTTP\/1\.1 429 /);
+        expect(client.text()).toMatch(/retry-after: 5\r\n/i);
+      }
+    }
+    const open = await new Promise<number>((resolve, reject) =>
+      handle.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+    expect(open).toBe(3);
+    // Every other caller goes on at once.
+    const res = await fetch(handle.url, {
+      method: 'POST',
+      headers: mcpHeaders('tools/list'),
+      body: JSON.stringify(rpc(1, 'tools/list')),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('keeps the total cap below the process file-descriptor limit, and says what it is', async () => {
+    expect(connectionCaps({}, 1024)).toEqual({ maxConnections: 896, maxConnectionsPerClient: 256, fdLimit: 1024 });
+    expect(connectionCaps({ maxConnections: 5_000 }, 4_096)).toMatchObject({ maxConnections: 3_584 });
+    expect(connectionCaps({ maxConnections: 50 }, 1024)).toMatchObject({ maxConnections: 50 });
+    expect(connectionCaps({}, 200)).toMatchObject({ maxConnections: 136 });
+    expect(connectionCaps({}, undefined)).toEqual({
+      maxConnections: 1024,
+      maxConnectionsPerClient: 256,
+      fdLimit: undefined,
+    });
+    const handle = await start();
+    const fdLimit = processFdLimit();
+    if (process.platform === 'linux') expect(fdLimit).toBeGreaterThan(0);
+    expect(handle.limits).toEqual(connectionCaps({}, fdLimit));
   });
 
   it('answers over maxConnections with 503 + Retry-After', async () => {

@@ -199,6 +199,20 @@ describe('Streamable HTTP server: CONFORMANCE.md 6.1 validation order and status
     expect(await res.json()).toMatchObject({ id: 9, error: { code } });
   });
 
+  it.each([
+    [-32603, { retryAfterSeconds: 1 }, 503, '1'],
+    [-32603, { retryAfterSeconds: 'soon' }, 503, '1'],
+    [-32029, { retryAfterSeconds: 7 }, 429, '7'],
+    [-32603, { reason: 'bug' }, 500, null],
+  ])('answers %i with data %j as HTTP %i with Retry-After %s', async (code, data, status, retryAfter) => {
+    // A store that cannot answer for a moment (a database restarting) says when to retry: 503, not a server fault.
+    const { url } = await start();
+    const res = await post(url, rpc(9, 'fail', { code, data }), mcpHeaders('fail'));
+    expect(res.status).toBe(status);
+    expect(res.headers.get('retry-after')).toBe(retryAfter);
+    expect(await res.json()).toMatchObject({ id: 9, error: { code, data } });
+  });
+
   it('answers a rejecting runtime with 500 and -32603 carrying the id', async () => {
     const { url } = await start();
     const res = await post(url, rpc(3, 'throw'), mcpHeaders('throw'));

@@ -112,23 +112,7 @@ export class StdioClientTransport implements ClientTransport {
     const splitter = new LineSplitter({
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       onOverflow: () => report(new TransportError('malformed_frame', 'Discarded an over-long line from the server')),
-      onLine: (line) => {
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch (cause) {
-          report(new TransportError('malformed_frame', 'Server wrote a line that is not JSON', { cause }));
-          return;
-        }
-        if (!this.#pending.receive(message)) {
-          report(
-            new TransportError(
-              'malformed_frame',
-              'Server wrote a message that is not a JSON-RPC request, response or notification',
-            ),
-          );
-        }
-      },
+      onLine: (line) => this.#receiveLine(line, report),
     });
     child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout?.on('end', () => splitter.end());
@@ -148,6 +132,25 @@ export class StdioClientTransport implements ClientTransport {
         resolve({ code, signal });
       });
     });
+  }
+
+  /** Parses one line from the server's stdout and routes it; what is not a JSON-RPC message goes to `report`. */
+  #receiveLine(line: string, report: (error: TransportError) => void): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch (cause) {
+      report(new TransportError('malformed_frame', 'Server wrote a line that is not JSON', { cause }));
+      return;
+    }
+    if (!this.#pending.receive(message)) {
+      report(
+        new TransportError(
+          'malformed_frame',
+          'Server wrote a message that is not a JSON-RPC request, response or notification',
+        ),
+      );
+    }
   }
 
   /**

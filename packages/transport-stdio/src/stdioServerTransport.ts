@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { MessageHandler, PeerSession } from '@mcp-tasks/protocol';
 import { INVALID_UTF8_ERROR, ServerSession } from '@mcp-tasks/transport-kit';
+import { LineIntake } from './lineIntake.js';
 import { LineSplitter } from './lineSplitter.js';
 
 /** Default {@link StdioServerTransportOptions.maxLineBytes}: 16 MiB. */
@@ -25,9 +26,11 @@ export interface StdioServerTransportOptions {
   readonly maxLineBytes?: number;
   /**
    * Bytes of output stdout may hold unwritten before the transport stops taking new work: above it, and once stdout
-   * reports itself full, reading stdin pauses (lines already read wait) until stdout emits `'drain'`. A client that
-   * stops reading its end of the pipe thus holds the server at a bounded amount of memory instead of growing it.
-   * @default 1 MiB
+   * reports itself full, no further line is handed to the runtime and reading stdin pauses (lines already read
+   * wait, in order) until stdout emits `'drain'`. Once 16 requests are running, further lines are taken one per
+   * event-loop turn, so that a burst of requests read at once cannot all start before the answers of the first
+   * ones count against this mark. A client that stops reading its end of the pipe thus holds the server at about
+   * this mark plus the answers of the requests already running, instead of growing it. @default 1 MiB
    */
   readonly outputHighWaterMark?: number;
   /**
@@ -76,12 +79,8 @@ export class StdioServerTransport {
   readonly #stdout: Writable;
   readonly #session: ServerSession;
   readonly #splitter: LineSplitter;
-  readonly #outputHighWaterMark: number;
+  readonly #intake: LineIntake;
   #started = false;
-  /** True while stdout is over the high-water mark: stdin is paused and lines wait in {@link #backlog}. */
-  #throttled = false;
-  /** Lines read before reading paused, handed to the runtime on `'drain'`. At most what stdin had buffered. */
-  #backlog: string[] = [];
   /** Lines written in this tick, flushed together on the next one: one write syscall for many responses. */
   #pending = '';
   #closing: Promise<void> | undefined;
@@ -94,7 +93,6 @@ export class StdioServerTransport {
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
     const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    this.#outputHighWaterMark = options.outputHighWaterMark ?? DEFAULT_OUTPUT_HIGH_WATER_MARK;
     const onError = options.onError ?? ((error: Error) => process.stderr.write(`mcp stdio server: ${error.message}\n`));
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
@@ -110,9 +108,17 @@ export class StdioServerTransport {
       peerRequestTimeoutMs: options.peerRequestTimeoutMs,
       write: (text) => this.#writeLine(text),
     });
+    this.#intake = new LineIntake({
+      stdin: this.#stdin,
+      stdout: this.#stdout,
+      highWaterMark: options.outputHighWaterMark ?? DEFAULT_OUTPUT_HIGH_WATER_MARK,
+      queuedOutput: () => this.#pending.length,
+      inFlight: () => this.#session.inFlight,
+      take: (line) => this.#session.receiveText(line),
+    });
     this.#splitter = new LineSplitter({
       maxLineBytes,
-      onLine: (line) => this.#takeLine(line),
+      onLine: (line) => this.#intake.push(line),
       onInvalidUtf8: () => this.#writeLine(JSON.stringify(INVALID_UTF8_ERROR)),
       onOverflow: () =>
         this.#writeLine(
@@ -167,30 +173,7 @@ export class StdioServerTransport {
     if (text === '') return;
     this.#pending = '';
     this.#stdout.write(text);
-    this.#throttleIfFull();
-  };
-
-  #takeLine(line: string): void {
-    if (this.#throttled) this.#backlog.push(line);
-    else this.#session.receiveText(line);
-  }
-
-  /** Stops taking new work while stdout holds more than the high-water mark and waits for `'drain'`. */
-  #throttleIfFull(): void {
-    if (this.#throttled || this.#closing !== undefined) return;
-    if (this.#stdout.writableLength < this.#outputHighWaterMark || !this.#stdout.writableNeedDrain) return;
-    this.#throttled = true;
-    this.#stdin.pause();
-    this.#stdout.once('drain', this.#onDrain);
-  }
-
-  readonly #onDrain = (): void => {
-    this.#throttled = false;
-    if (this.#closing !== undefined) return;
-    const lines = this.#backlog;
-    this.#backlog = [];
-    for (const line of lines) this.#session.receiveText(line);
-    this.#stdin.resume();
+    if (this.#closing === undefined) this.#intake.afterWrite();
   };
 
   readonly #onData = (chunk: Buffer | string): void => {
@@ -212,8 +195,7 @@ export class StdioServerTransport {
     this.#stdin.off('end', this.#onEnd);
     this.#stdin.off('error', this.#onEnd);
     this.#stdin.pause();
-    this.#stdout.off('drain', this.#onDrain);
-    this.#backlog = [];
+    this.#intake.stop();
     this.#session.close();
     await this.#session.idle(SHUTDOWN_TIMEOUT_MS);
     // Whatever was answered before the close still goes out before `closed` resolves (and serveStdio exits).

@@ -9,8 +9,8 @@ export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   IDEMPOTENT_METHODS,
   type WebSocketClientOptions,
-  WebSocketClientTransport,
   type WebSocketConstructor,
   type WebSocketLike,
   type WebSocketReconnectOptions,
-} from './webSocketClientTransport.js';
+} from './webSocketClientOptions.js';
+export { WebSocketClientTransport } from './webSocketClientTransport.js';

@@ -1,6 +1,6 @@
 import NodeWebSocket from 'ws';
-import type { WebSocketConstructor } from './webSocketClientTransport.js';
-import { type WebSocketClientOptions, WebSocketClientTransport } from './webSocketClientTransport.js';
+import type { WebSocketClientOptions, WebSocketConstructor } from './webSocketClientOptions.js';
+import { WebSocketClientTransport } from './webSocketClientTransport.js';
 
 /**
  * Connects a {@link WebSocketClientTransport} from Node: uses the platform `WebSocket` when `globalThis.WebSocket`

@@ -11,11 +11,11 @@ export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   IDEMPOTENT_METHODS,
   type WebSocketClientOptions,
-  WebSocketClientTransport,
   type WebSocketConstructor,
   type WebSocketLike,
   type WebSocketReconnectOptions,
-} from './webSocketClientTransport.js';
+} from './webSocketClientOptions.js';
+export { WebSocketClientTransport } from './webSocketClientTransport.js';
 export {
   WEBSOCKET_LIMIT_DEFAULTS,
   type WebSocketAuthenticate,

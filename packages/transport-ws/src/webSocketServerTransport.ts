@@ -7,12 +7,18 @@ import {
   createOriginCheck,
   hasDuplicateHeader,
   type OriginCheckInput,
-  type OriginPolicy,
   ServerSession,
 } from '@mcp-tasks/transport-kit';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
 import { MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
+import {
+  frameBytes,
+  type OutputLimits,
+  refuseUpgrade,
+  sendFrame,
+  type WebSocketConnection,
+} from './webSocketConnection.js';
 
 export type {
   WebSocketAuthenticate,
@@ -27,17 +33,6 @@ import {
   type WebSocketServerOptions,
 } from './webSocketServerOptions.js';
 
-interface Connection {
-  readonly session: ServerSession;
-  /** The upgraded TCP socket under the WebSocket, corked for one tick while frames are being written. */
-  readonly socket: Duplex;
-  alive: boolean;
-  /** `Date.now()` of the last frame in either direction (the idle timeout counts from it). */
-  lastActive: number;
-  paused: boolean;
-  corked: boolean;
-}
-
 /**
  * Server side of this project's WebSocket binding: one JSON-RPC message per text frame on subprotocol `mcp`.
  *
@@ -48,8 +43,8 @@ interface Connection {
  * them by id. Authentication and
  * Origin checks run at the upgrade, before any frame is read. Limits (see {@link WebSocketServerOptions}): total
  * and per-client sockets (503/429 with `Retry-After` at the upgrade), an idle timeout, requests in flight and
- * listen streams per socket, nesting depth and frame size. A text frame that is not valid UTF-8 or not JSON is
- * answered `-32700` and the socket stays open.
+ * listen streams per socket, nesting depth and frame size. A text frame that is not valid UTF-8 closes the socket
+ * with 1007 (RFC 6455, section 8.1); one that is not JSON is answered `-32700` and the socket stays open.
  */
 export class WebSocketServerTransport {
   readonly #server: Server;
@@ -59,12 +54,13 @@ export class WebSocketServerTransport {
   readonly #originAllowed: (input: OriginCheckInput) => boolean;
   readonly #path: string;
   readonly #wss: WebSocketServer;
-  readonly #connections = new Map<WebSocket, Connection>();
+  readonly #connections = new Map<WebSocket, WebSocketConnection>();
   readonly #heartbeat: NodeJS.Timeout | undefined;
   readonly #idleSweep: NodeJS.Timeout | undefined;
   readonly #idleTimeoutMs: number;
   /** Sockets counted against the caps, from the upgrade's acceptance until the TCP socket closes. */
   readonly #limiter: ConnectionLimiter;
+  readonly #outputLimits: OutputLimits;
   #closing: Promise<void> | undefined;
 
   private constructor(server: Server, ownsServer: boolean, handler: MessageHandler, options: WebSocketServerOptions) {
@@ -77,9 +73,9 @@ export class WebSocketServerTransport {
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxPayload ?? 16 * 1024 * 1024,
-      // Decoded strictly by the session instead, so invalid UTF-8 gets the same -32700 answer as on stdio and HTTP
-      // rather than closing the socket.
-      skipUTF8Validation: true,
+      // RFC 6455, section 8.1: a text frame that is not valid UTF-8 fails the connection with 1007. ws validates
+      // every text frame (and close reason) and does exactly that, unless told to skip it.
+      skipUTF8Validation: false,
       handleProtocols: (protocols) => (protocols.has(MCP_SUBPROTOCOL) ? MCP_SUBPROTOCOL : false),
     });
     server.on('upgrade', this.#onUpgrade);
@@ -92,6 +88,11 @@ export class WebSocketServerTransport {
       maxConnections: options.maxConnections ?? WEBSOCKET_LIMIT_DEFAULTS.maxConnections,
       maxConnectionsPerClient: options.maxConnectionsPerClient ?? WEBSOCKET_LIMIT_DEFAULTS.maxConnectionsPerClient,
     });
+    this.#outputLimits = {
+      highWaterMark: options.highWaterMark ?? 1024 * 1024,
+      maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
+      onError: options.onError,
+    };
     this.#idleTimeoutMs = options.idleTimeoutMs ?? WEBSOCKET_LIMIT_DEFAULTS.idleTimeoutMs;
     if (this.#idleTimeoutMs > 0) {
       this.#idleSweep = setInterval(() => this.#closeIdle(), Math.max(10, Math.floor(this.#idleTimeoutMs / 4)));
@@ -152,7 +153,7 @@ export class WebSocketServerTransport {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (pathname !== this.#path) {
       // Another upgrade listener on a shared server may own this path.
-      if (this.#ownsServer || this.#server.listenerCount('upgrade') === 1) refuse(socket, 404, 'Not Found');
+      if (this.#ownsServer || this.#server.listenerCount('upgrade') === 1) refuseUpgrade(socket, 404, 'Not Found');
       return;
     }
     socket.on('error', (error) => this.#options.onError?.(error));
@@ -160,21 +161,22 @@ export class WebSocketServerTransport {
   };
 
   async #accept(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    if (this.#closing !== undefined) return refuse(socket, 503, 'Service Unavailable');
-    if (hasDuplicateHeader(request.rawHeaders, 'host')) return refuse(socket, 400, 'Bad Request: more than one Host');
-    const capped = this.#reserve(request.socket.remoteAddress ?? '', socket);
-    if (capped !== undefined) return capped;
+    if (this.#closing !== undefined) return refuseUpgrade(socket, 503, 'Service Unavailable');
+    if (hasDuplicateHeader(request.rawHeaders, 'host'))
+      return refuseUpgrade(socket, 400, 'Bad Request: more than one Host');
+    if (!this.#reserve(request.socket.remoteAddress ?? '', socket)) return;
     const { host, origin } = request.headers;
     if (!this.#originAllowed({ host, origin, localAddress: request.socket.localAddress })) {
-      return refuse(socket, 403, 'Forbidden');
+      return refuseUpgrade(socket, 403, 'Forbidden');
     }
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-    if (!offered.includes(MCP_SUBPROTOCOL)) return refuse(socket, 400, 'Bad Request: subprotocol "mcp" required');
+    if (!offered.includes(MCP_SUBPROTOCOL))
+      return refuseUpgrade(socket, 400, 'Bad Request: subprotocol "mcp" required');
     let principal: string | undefined;
     try {
       principal = await this.#options.authenticate?.(request, tokenFromUpgrade(request.headers.authorization, offered));
     } catch {
-      return refuse(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
+      return refuseUpgrade(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
     }
     if (socket.destroyed || this.#closing !== undefined) {
       socket.destroy();
@@ -183,18 +185,21 @@ export class WebSocketServerTransport {
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, socket, principal));
   }
 
-  /** Counts the socket against the caps until it closes; refuses it (and returns) when a cap is reached. */
-  #reserve(address: string, socket: Duplex): undefined | void {
+  /** Counts the socket against the caps until it closes; refuses it and returns false when a cap is reached. */
+  #reserve(address: string, socket: Duplex): boolean {
     const refusal = this.#limiter.acquire(address);
     const retry = { 'Retry-After': RETRY_AFTER_SECONDS };
-    if (refusal === 'total') return refuse(socket, 503, 'Service Unavailable: too many connections', retry);
-    if (refusal === 'perClient') return refuse(socket, 429, 'Too Many Requests: too many connections', retry);
-    socket.once('close', () => this.#limiter.release(address));
-    return undefined;
+    if (refusal === 'total') refuseUpgrade(socket, 503, 'Service Unavailable: too many connections', retry);
+    else if (refusal === 'perClient') refuseUpgrade(socket, 429, 'Too Many Requests: too many connections', retry);
+    else {
+      socket.once('close', () => this.#limiter.release(address));
+      return true;
+    }
+    return false;
   }
 
   #connect(ws: WebSocket, socket: Duplex, principal: string | undefined): void {
-    const connection: Connection = {
+    const connection: WebSocketConnection = {
       socket,
       alive: true,
       lastActive: Date.now(),
@@ -209,7 +214,7 @@ export class WebSocketServerTransport {
         maxDepth: this.#options.maxDepth,
         maxPeerRequests: this.#options.maxPeerRequests,
         peerRequestTimeoutMs: this.#options.peerRequestTimeoutMs,
-        write: (text) => this.#send(ws, connection, text),
+        write: (text) => sendFrame(ws, connection, text, this.#outputLimits),
       }),
     };
     this.#connections.set(ws, connection);
@@ -219,7 +224,7 @@ export class WebSocketServerTransport {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       connection.lastActive = Date.now();
       if (isBinary) ws.close(1003, 'Binary frames are not supported');
-      else connection.session.receiveBytes(rawToBytes(data));
+      else connection.session.receiveBytes(frameBytes(data));
     });
     // An over-size frame makes ws close with 1009 and emit this error; the close handler below cleans up.
     ws.on('error', (error) => this.#options.onError?.(error));
@@ -227,44 +232,6 @@ export class WebSocketServerTransport {
       this.#connections.delete(ws);
       connection.session.close();
     });
-  }
-
-  /**
-   * Writes one frame, applying backpressure: pause reading above the high-water mark, drop the peer above the cap.
-   * Frames written in the same tick (responses finishing together, a burst of notifications) leave in one write
-   * syscall: the socket stays corked until the next tick. Order is unchanged; corking only delays the flush.
-   */
-  #send(ws: WebSocket, connection: Connection, text: string): void {
-    if (ws.readyState !== ws.OPEN) return;
-    connection.lastActive = Date.now();
-    const highWaterMark = this.#options.highWaterMark ?? 1024 * 1024;
-    if (!connection.corked) {
-      connection.corked = true;
-      connection.socket.cork();
-      process.nextTick(uncork, connection);
-    }
-    // The write callback is what resumes a paused peer, but it costs a closure and a stream callback per frame, so
-    // it is passed only when this frame may be the one that pauses (a UTF-8 frame is at most 3 bytes per UTF-16
-    // unit plus a 10-byte header) or the peer is already paused.
-    const mayPause = connection.paused || ws.bufferedAmount + 3 * text.length + 10 > highWaterMark;
-    ws.send(
-      text,
-      mayPause
-        ? (error) => {
-            if (!error && connection.paused && ws.bufferedAmount < highWaterMark / 2) {
-              connection.paused = false;
-              ws.resume();
-            }
-          }
-        : undefined,
-    );
-    if (ws.bufferedAmount > (this.#options.maxBufferedBytes ?? 16 * 1024 * 1024)) {
-      this.#options.onError?.(new Error('Dropped a WebSocket peer that is not reading its messages'));
-      ws.terminate();
-    } else if (!connection.paused && ws.bufferedAmount > highWaterMark) {
-      connection.paused = true;
-      ws.pause();
-    }
   }
 
   #beat(): void {
@@ -314,19 +281,4 @@ export class WebSocketServerTransport {
       });
     }
   }
-}
-
-function uncork(connection: Connection): void {
-  connection.corked = false;
-  connection.socket.uncork();
-}
-
-function refuse(socket: Duplex, status: number, text: string, headers: Record<string, string> = {}): void {
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra.join('')}Content-Length: 0\r\n\r\n`);
-}
-
-function rawToBytes(data: RawData): Uint8Array {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.isBuffer(data) ? data : new Uint8Array(data);
 }

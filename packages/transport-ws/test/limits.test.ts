@@ -80,15 +80,28 @@ describe('WebSocket limits', () => {
     expect(await refusedCall).toMatchObject({ id: 4, error: { code: -32600, data: { limit: 'maxInFlight', max: 2 } } });
   });
 
-  it('answers invalid UTF-8 with -32700 and a 100,000-deep frame with -32602, keeping the socket open', async () => {
+  it('closes the socket with 1007 on a text frame that is not valid UTF-8 (RFC 6455, section 8.1)', async () => {
     const server = await serve({});
     const socket = await raw(server.url);
-    const parseError = nextMessage(socket);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
+    const answers: unknown[] = [];
+    socket.on('message', (data) => answers.push(JSON.parse(String(data))));
     socket.send(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), { binary: false });
-    expect(await parseError).toEqual({
-      jsonrpc: '2.0',
-      error: { code: -32700, message: 'Parse error: the message is not valid UTF-8' },
-    });
+    expect((await closed).code).toBe(1007);
+    expect(answers).toEqual([]);
+    await vi.waitFor(() => expect(server.connectionCount).toBe(0));
+    // Other sockets are served as before.
+    const other = await raw(server.url);
+    const echo = nextMessage(other);
+    other.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'echo' }));
+    expect(await echo).toMatchObject({ id: 1, result: {} });
+  });
+
+  it('answers a 100,000-deep frame with -32602, keeping the socket open', async () => {
+    const server = await serve({});
+    const socket = await raw(server.url);
     const tooDeep = nextMessage(socket);
     socket.send(`{"jsonrpc":"2.0","id":9,"method":"echo","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
     expect(await tooDeep).toMatchObject({ id: 9, error: { code: -32602 } });

@@ -27,6 +27,10 @@ export const SOAK_MS = LONG ? 10 * 60_000 : 60_000;
 export const SOAK_P99_BOUND_MS = 3_000;
 /** PostgreSQL restarts under load in the database fault test. */
 export const DATABASE_RESTARTS = LONG ? 5 : 1;
+/** Tasks in flight when PostgreSQL goes down in the database outage test. */
+export const OUTAGE_TASKS = 200;
+/** How long PostgreSQL stays down in the database outage test. */
+export const OUTAGE_MS = LONG ? 10_000 : 3_000;
 /** How long a request may take to settle while the database is down (its connect timeout is 1 s). */
 export const OUTAGE_SETTLE_BOUND_MS = 10_000;
 

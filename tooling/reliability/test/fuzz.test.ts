@@ -3,6 +3,7 @@
  * WebSocket, each with a real `McpServer` behind it. Every answer must be well-formed JSON-RPC and never `-32603`,
  * the server must go on answering a correct request correctly, and the heap must stay bounded.
  */
+import { isUtf8 } from 'node:buffer';
 import { PassThrough } from 'node:stream';
 import { isRecord } from '@mcp-tasks/protocol';
 import { decodeMessage } from '@mcp-tasks/transport-kit';
@@ -38,6 +39,10 @@ const echoRequest = (id: number) =>
     method: 'tools/call',
     params: { name: 'echo', arguments: { value: `ok-${id}` }, _meta: VALID_META },
   });
+
+/** The payload itself when it is valid UTF-8, else its bytes decoded with U+FFFD replacement and encoded again. */
+const validUtf8 = (bytes: Uint8Array): Uint8Array =>
+  isUtf8(bytes) ? bytes : Buffer.from(Buffer.from(bytes).toString());
 
 function expectEcho(text: string | undefined, id: number): void {
   expect(JSON.parse(text ?? 'null')).toMatchObject({ id, result: { content: [{ text: `ok-${id}` }] } });
@@ -204,7 +209,7 @@ describe('fuzz: over sockets', () => {
     expect(fixture.errors).toEqual([]);
   });
 
-  it('WebSocket: generated frames get well-formed answers and the socket keeps serving', async () => {
+  it('WebSocket: generated text frames get well-formed answers, the socket keeps serving; invalid UTF-8 closes it with 1007', async () => {
     await start();
     const socket = new WebSocket(fixture.wsUrl, ['mcp']);
     cleanup.push(() => socket.terminate());
@@ -214,7 +219,9 @@ describe('fuzz: over sockets', () => {
     const before = heapUsed();
     let probe = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(payloadArb, { minLength: 1, maxLength: 4 }), async (payloads) => {
+      // A text frame that is not valid UTF-8 fails the connection (1007, RFC 6455 section 8.1): such payloads are
+      // sent repaired here, and one is sent as is at the end.
+      fc.asyncProperty(fc.array(payloadArb.map(validUtf8), { minLength: 1, maxLength: 4 }), async (payloads) => {
         for (const payload of payloads) socket.send(payload, { binary: false });
         const id = 2_000_000 + probe++;
         socket.send(echoRequest(id));
@@ -225,6 +232,9 @@ describe('fuzz: over sockets', () => {
       { numRuns: SOCKET_FUZZ_RUNS },
     );
     expect(socket.readyState).toBe(WebSocket.OPEN);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(Buffer.from([0x7b, 0xc3, 0x28, 0x7d]), { binary: false });
+    expect(await closed).toBe(1007);
     const growth = heapUsed() - before;
     figure('ws: frame batches tried', SOCKET_FUZZ_RUNS);
     figure('ws: heap growth (MiB)', (growth / MB).toFixed(1));

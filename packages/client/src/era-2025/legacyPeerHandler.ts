@@ -8,6 +8,7 @@ import {
   InputRequestSchema,
   isRecord,
   type LegacyClientCapabilities,
+  onAbort,
   RELATED_TASK_META_KEY,
   type TransportNotification,
   type TransportRequest,
@@ -18,12 +19,18 @@ import type { LegacyTaskReceiver } from './legacyTaskReceiver.js';
 
 /** The client calls in flight in a 2025-era session, so a server request can be tied to the call it serves. */
 export class CallsInFlight {
-  readonly #calls = new Set<InputOrigin>();
+  /** Each call in flight, with the signal that aborts it (when the application gave one). */
+  readonly #calls = new Map<InputOrigin, AbortSignal | undefined>();
 
-  /** Records `origin` until the returned function is called. */
-  add(origin: InputOrigin): () => void {
-    this.#calls.add(origin);
+  /** Records `origin`, aborted by `signal`, until the returned function is called. */
+  add(origin: InputOrigin, signal?: AbortSignal): () => void {
+    this.#calls.set(origin, signal);
     return () => this.#calls.delete(origin);
+  }
+
+  /** The signal of the call `origin` names, while it is in flight. */
+  signalOf(origin: InputOrigin): AbortSignal | undefined {
+    return this.#calls.get(origin);
   }
 
   /**
@@ -31,7 +38,7 @@ export class CallsInFlight {
    * else the only call in flight; undefined when that is ambiguous (the server does not say which request asks).
    */
   originOf(taskId: string | undefined): InputOrigin | undefined {
-    const calls = [...this.#calls];
+    const calls = [...this.#calls.keys()];
     if (taskId !== undefined) {
       const match = calls.find((call) => call.taskId === taskId);
       if (match !== undefined) return match;
@@ -105,7 +112,8 @@ async function answer(
   const parsed = InputRequestSchema.safeParse({ method: request.method, params });
   if (!parsed.success) throw new PeerError(ErrorCode.InvalidParams, `invalid ${request.method} params`);
   const taskId = relatedTaskId(request.params?._meta);
-  const origin = options.calls.originOf(taskId) ?? { method: request.method };
+  const call = options.calls.originOf(taskId);
+  const origin = call ?? { method: request.method };
   const key = String(request.id);
   const work = async (workSignal: AbortSignal): Promise<Readonly<Record<string, unknown>>> => {
     const responses = await resolveInputRequests({ [key]: parsed.data }, options.handlers, workSignal, {
@@ -119,9 +127,33 @@ async function answer(
     const ttl = typeof task.ttl === 'number' && Number.isInteger(task.ttl) && task.ttl >= 0 ? task.ttl : undefined;
     return options.receiver.create(work, ttl);
   }
-  const result = await work(signal);
+  // The handler stops when the server withdraws its request or when the call it serves is aborted: a server that
+  // does not withdraw the question when the call's task is cancelled must not leave a prompt open.
+  const callSignal = call === undefined ? undefined : options.calls.signalOf(call);
+  const result =
+    callSignal === undefined ? await work(signal) : await withEither(signal, callSignal, work).catch(abandoned);
+  function abandoned(error: unknown): Readonly<Record<string, unknown>> {
+    // An elicitation left because its call was aborted is one the user dismissed; anything else fails as before.
+    if (callSignal?.aborted === true && !signal.aborted && request.method === 'elicitation/create') {
+      return { action: 'cancel' };
+    }
+    throw error;
+  }
   // Answers to a task's requests carry the task too.
   return taskId === undefined ? result : { ...result, _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
+}
+
+/** Runs `work` with a signal that aborts when `a` or `b` does (the first reason wins), unlinking both after. */
+async function withEither<T>(a: AbortSignal, b: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const abortWith = (source: AbortSignal) => () => controller.abort(source.reason);
+  if (a.aborted || b.aborted) controller.abort((a.aborted ? a : b).reason);
+  const unlink = [onAbort(a, abortWith(a)), onAbort(b, abortWith(b))];
+  try {
+    return await work(controller.signal);
+  } finally {
+    for (const remove of unlink) remove();
+  }
 }
 
 function acceptsTask(method: string, declared: LegacyClientCapabilities): boolean {

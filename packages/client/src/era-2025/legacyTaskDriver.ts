@@ -146,13 +146,13 @@ export async function callToolLegacy(
     ...(context.meta === undefined ? {} : { _meta: context.meta }),
   };
   const origin = { method: 'tools/call', params: { name, arguments: args } };
-  const done = context.calls.add(origin);
+  const done = context.calls.add(origin, options.signal);
   try {
     const result = await context.send('tools/call', params, options);
     // A server that does not do tasks for this call processes it normally and ignores `task`.
     if (augment === undefined || !isRecord(result.task)) return result;
     const task = parseTask('tools/call', result.task);
-    const untrack = context.calls.add({ ...origin, taskId: task.taskId });
+    const untrack = context.calls.add({ ...origin, taskId: task.taskId }, options.signal);
     try {
       return await drive(task, options, context);
     } finally {

@@ -116,6 +116,33 @@ describe('answering the server (L-C11..L-C15)', () => {
     });
   });
 
+  it('L-C15: aborting the call aborts the signal of the input request it has open', async () => {
+    let seen: AbortSignal | undefined;
+    const { transport, client } = await connected(
+      {
+        elicitation: (_params, context) => {
+          seen = context.signal;
+          // A prompt that stays open until its signal says to stop.
+          return new Promise((resolve) =>
+            context.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }),
+          );
+        },
+      },
+      {},
+      (req) => (req.method === 'tools/call' ? new Promise(() => undefined) : {}),
+    );
+    const controller = new AbortController();
+    const call = client.callTool('deploy', { env: 'prod' }, { signal: controller.signal });
+    await until(() => transport.calls('tools/call').length === 1, 'the call');
+    const answered = transport.serverRequest('elicitation/create', form, 7);
+    await until(() => seen !== undefined, 'the prompt');
+    controller.abort(new Error('the user gave up'));
+    await expect(call).rejects.toThrow('the user gave up');
+    expect(seen?.aborted).toBe(true);
+    // The server's question is answered as dismissed, not left open or failed as an internal error.
+    await expect(answered).resolves.toMatchObject({ result: { action: 'cancel' } });
+  });
+
   it('L-T20: an answer to a request related to a task carries the related-task _meta and names the task', async () => {
     const elicitation = vi.fn((_p: unknown, _c: InputContext) => ({ action: 'decline' as const }));
     const { transport } = await connected({ elicitation });

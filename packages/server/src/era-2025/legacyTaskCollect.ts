@@ -36,7 +36,7 @@ export async function collectInputFromPeer(
       const need = missingCapabilityFor(request, scope.envelope.clientCapabilities);
       if (need !== undefined) throw missingCapability(need, `The client did not declare ${Object.keys(need)[0]}`);
       const answer = await ask({ method: request.method, params: request.params }, scope.abort.signal);
-      Object.assign(answers, checkInputAnswers({ [key]: answer }, { [key]: request.method }));
+      Object.assign(answers, checkInputAnswers({ [key]: answer }, { [key]: request }));
     }
     mrtr = { inputResponses: answers, requestState: marker.state };
   }

@@ -86,7 +86,7 @@ export class LegacyTaskInput implements InputChannel {
       const outbound = { method: request.method, params };
       const { streams } = this.#options;
       const answer = await (streams === undefined ? ask(outbound, signal) : streams.ask(taskId, ask, outbound, signal));
-      answers = checkInputAnswers({ [key]: answer }, { [key]: request.method });
+      answers = checkInputAnswers({ [key]: answer }, { [key]: request });
     } catch (error) {
       if (signal.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);

@@ -68,12 +68,15 @@ export class LegacyClient {
   readonly viaContext: OutboundRequest[] = [];
 
   /** Sends one message; resolves with the response and the request-scoped notifications. */
-  async send(method: string, params?: Record<string, unknown>, options: { notification?: boolean } = {}) {
+  async send(
+    method: string,
+    params?: Record<string, unknown>,
+    options: { notification?: boolean; signal?: AbortSignal } = {},
+  ) {
     const notifications: TransportNotification[] = [];
-    const controller = new AbortController();
     const context: RequestContext = {
       notify: (notification) => notifications.push(notification),
-      signal: controller.signal,
+      signal: options.signal ?? new AbortController().signal,
       session: this.session,
       ...(this.withContextRequest
         ? {

@@ -55,6 +55,40 @@ describe('2025-11-25 tasks through McpServer', () => {
     ]);
   });
 
+  it('L-S30: a tasks/result its client cancelled is not reported as a server fault', async () => {
+    const errors: unknown[] = [];
+    let release = (): void => undefined;
+    const server = new McpServer({
+      serverInfo: { name: 'legacy-tasks', version: '1.0.0' },
+      onError: (error) => errors.push(error),
+    }).tool({
+      name: 'long',
+      description: 'Runs until released',
+      taskSupport: 'optional',
+      handler: async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        return { content: [{ type: 'text', text: 'long done' }] };
+      },
+    });
+    const client = new LegacyClient(server);
+    await client.connect();
+    const { task } = LegacyCreateTaskResultSchema.parse(
+      await client.ok('tools/call', { name: 'long', arguments: {}, task: {} }),
+    );
+    const controller = new AbortController();
+    const waiting = client.send('tasks/result', { taskId: task.taskId }, { signal: controller.signal });
+    controller.abort(new Error('This operation was aborted'));
+    await waiting;
+    expect(errors).toEqual([]);
+    release();
+    await vi.waitFor(async () => {
+      expect(LegacyTaskSchema.parse(await client.ok('tasks/get', { taskId: task.taskId })).status).toBe('completed');
+    });
+    await server.close();
+  });
+
   it('L-T23: another unauthenticated session sees none of the tasks', async () => {
     const server = taskServer();
     const owner = new LegacyClient(server);

@@ -115,7 +115,7 @@ export class HttpSession implements PeerSession, ExchangeSession {
   cancelInbound(requestId: unknown): void {
     this.#touch();
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    this.#inflight.find(requestId)?.cancel();
+    this.#inflight.find(requestId)?.withdraw();
   }
 
   /** Tracks an inbound message while the runtime works on it; returns the call that ends the tracking. */

@@ -46,6 +46,16 @@ export function legacyRuntime(): { handler: MessageHandler; record: LegacyRecord
         await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
         record.aborted.push(id);
         return ok({ content: [], cancelled: true });
+      case 'progressThenWait':
+        // Streams a notification first, so the POST's answer is already an SSE stream when it is cancelled.
+        context.notify({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: id, progress: 1 },
+        });
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+        record.aborted.push(id);
+        return ok({ content: [], cancelled: true });
       case 'broadcast':
         context.session?.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
         return ok({ content: [] });

@@ -215,9 +215,25 @@ describe.each(['node', 'fetch'] as const)('Streamable HTTP sessions (%s front)',
     expect(front.record.aborted).toEqual([]);
     const real = { ...cancel, params: { requestId: 4, reason: 'user' } };
     expect((await front.send('POST', real, legacyHeaders(id))).status).toBe(202);
+    // No response to the cancelled request (the cancellation page): its POST gets an SSE stream that ends empty.
     const res = await waiting;
-    expect(await res.json()).toMatchObject({ id: 4, result: { cancelled: true } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(await res.text()).toBe('');
     expect(front.record.aborted).toEqual([4]);
+  });
+
+  it('L-S30: a request cancelled while its stream is open gets no response on it: the stream just ends', async () => {
+    const front = await start(kind);
+    const id = await open(front);
+    const streaming = await front.send('POST', call(7, 'progressThenWait'), legacyHeaders(id));
+    expect(streaming.headers.get('content-type')).toBe('text/event-stream');
+    const events = reader(streaming);
+    expect(await events.next()).toMatchObject({ method: 'notifications/progress' });
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
+    expect((await front.send('POST', cancel, legacyHeaders(id))).status).toBe(202);
+    await expect(events.next()).rejects.toThrow('the stream ended');
+    expect(front.record.aborted).toEqual([7]);
   });
 
   it('L-S30: a legacy client that drops its POST does not cancel the request', async () => {
