@@ -33,10 +33,15 @@ export async function installPython(name, requirementsFile) {
   mkdirSync(cacheDir, { recursive: true });
   const made = await runCommand('python3', ['-m', 'venv', venv], { timeoutMs: 120_000 });
   if (made.code !== 0) return { ok: false, reason: `python3 -m venv failed: ${made.stderr.trim().slice(-300)}` };
-  const pip = await runCommand(python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', join(peersDir, requirementsFile)], {
-    timeoutMs: 300_000,
-  });
-  if (pip.code !== 0) return { ok: false, reason: `pip install -r ${requirementsFile} failed: ${pip.stderr.trim().slice(-400)}` };
+  const pip = await runCommand(
+    python,
+    ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', join(peersDir, requirementsFile)],
+    {
+      timeoutMs: 300_000,
+    },
+  );
+  if (pip.code !== 0)
+    return { ok: false, reason: `pip install -r ${requirementsFile} failed: ${pip.stderr.trim().slice(-400)}` };
   writeFileSync(join(venv, '.installed'), requirements);
   return { ok: true, python };
 }
@@ -44,7 +49,17 @@ export async function installPython(name, requirementsFile) {
 /** Builds tooling/peers/mcpkit (mcpkit's ext/tasks through the Go module proxy): `{ ok, binary }` or a reason. */
 export async function installGo() {
   const source = join(peersDir, 'mcpkit');
-  const files = ['go.mod', 'go.sum', 'main.go', 'serve.go', 'client.go', 'fixture.go', 'mrtr.go', 'modernCases.go', 'legacyCases.go'];
+  const files = [
+    'go.mod',
+    'go.sum',
+    'main.go',
+    'serve.go',
+    'client.go',
+    'fixture.go',
+    'mrtr.go',
+    'modernCases.go',
+    'legacyCases.go',
+  ];
   const key = digest(...files.map((f) => (existsSync(join(source, f)) ? readFileSync(join(source, f), 'utf8') : '')));
   const build = join(cacheDir, `mcpkit-${key}`);
   const binary = join(build, 'mcpkit-peer');
@@ -53,7 +68,8 @@ export async function installGo() {
   cpSync(source, build, { recursive: true });
   const env = { GOPATH: join(cacheDir, 'go'), GOCACHE: join(cacheDir, 'go-build'), GOFLAGS: '-mod=mod' };
   const built = await runCommand(goBinary, ['build', '-o', binary, '.'], { cwd: build, env, timeoutMs: 300_000 });
-  if (built.code !== 0) return { ok: false, reason: `go build of tooling/peers/mcpkit failed: ${built.stderr.trim().slice(-500)}` };
+  if (built.code !== 0)
+    return { ok: false, reason: `go build of tooling/peers/mcpkit failed: ${built.stderr.trim().slice(-500)}` };
   return { ok: true, binary };
 }
 
@@ -61,11 +77,17 @@ export async function installGo() {
 export async function installRedis() {
   const found = await runCommand('sh', ['-c', 'command -v redis-server'], { timeoutMs: 10_000 });
   if (found.code === 0) return { ok: true, command: found.stdout.trim() };
-  if (process.getuid?.() !== 0) return { ok: false, reason: 'redis-server is not installed (apt-get install redis-server)' };
-  const apt = await runCommand('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server'], {
-    timeoutMs: 240_000,
-  });
-  if (apt.code !== 0) return { ok: false, reason: `apt-get install redis-server failed: ${apt.stderr.trim().slice(-300)}` };
+  if (process.getuid?.() !== 0)
+    return { ok: false, reason: 'redis-server is not installed (apt-get install redis-server)' };
+  const apt = await runCommand(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server'],
+    {
+      timeoutMs: 240_000,
+    },
+  );
+  if (apt.code !== 0)
+    return { ok: false, reason: `apt-get install redis-server failed: ${apt.stderr.trim().slice(-300)}` };
   return { ok: true, command: 'redis-server' };
 }
 

@@ -6,15 +6,23 @@ import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
 const accept = async () => ({ action: 'accept', content: { confirm: true } });
 
 /** A client on `target` ({ url } or { command, args, env }); `tasks: false` leaves the Tasks extension out. */
-function openClient(target, { tasks = true } = {}) {
+async function openClient(target, { tasks = true } = {}) {
   const transport = target.url
     ? new HttpClientTransport({ url: target.url })
-    : new StdioClientTransport({ command: target.command, args: target.args, env: target.env, stderr: 'ignore' });
+    : await StdioClientTransport.spawn({
+        command: target.command,
+        args: target.args,
+        env: { ...process.env, ...target.env },
+        stderr: 'ignore',
+      });
   return new McpClient({
     transport,
     clientInfo: { name: 'mcp-tasks-interop', version: '0.0.0' },
     handlers: { elicitation: accept },
     tasks: tasks ? { journal: new InMemoryTaskJournal(), minIntervalMs: 50, maxIntervalMs: 500 } : false,
+    // A stdio peer in Python takes seconds to import before it answers the era probe; past the default 5 s the
+    // client would take it for a 2025-era server (docs/interop.md, "slow stdio start").
+    probeTimeoutMs: target.url ? undefined : 30_000,
   });
 }
 
@@ -93,7 +101,7 @@ export const modernCases = {
     return `ttlMs ${task.ttlMs}`;
   },
   'required-task-error': async (_client, target) => {
-    const plain = openClient(target, { tasks: false });
+    const plain = await openClient(target, { tasks: false });
     try {
       const error = await plain.callTool('failing_job', {}).then(
         (r) => expect(false, `answered without the extension: ${JSON.stringify(r)}`),
@@ -134,7 +142,10 @@ export const legacyCases = {
       (e) => e,
     );
     if (error === undefined) return 'failed task with an isError result';
-    expect(error.name === 'TaskFailedError', `expected TaskFailedError, got ${error.name}: ${error.message} ${error.cause?.message ?? ''}`);
+    expect(
+      error.name === 'TaskFailedError',
+      `expected TaskFailedError, got ${error.name}: ${error.message} ${error.cause?.message ?? ''}`,
+    );
     return `TaskFailedError (${errorCode(error)})`;
   },
   isError: async (client) => {
@@ -162,9 +173,10 @@ export async function runOurClient(target, era) {
   const cases = era === '2025' ? legacyCases : modernCases;
   const results = [];
   for (const [name, run] of Object.entries(cases)) {
-    const client = openClient(target);
     let timer;
+    let client;
     try {
+      client = await openClient(target);
       const timeout = new Promise((_, rejectTimeout) => {
         timer = setTimeout(() => rejectTimeout(new Error('timed out after 30 s')), 30_000);
       });
@@ -174,7 +186,7 @@ export async function runOurClient(target, era) {
       results.push({ case: name, ok: false, detail: String(error?.message ?? error).slice(0, 400) });
     } finally {
       clearTimeout(timer);
-      await client.close().catch(() => {});
+      await client?.close().catch(() => {});
     }
   }
   return results;

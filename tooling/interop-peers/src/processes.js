@@ -70,7 +70,8 @@ export function waitForOutput(proc, pattern, timeoutMs = 30_000) {
       const match = pattern.exec(proc.output);
       if (match) return resolveWait(match);
       if (proc.exited) return rejectWait(new Error(`exited before it was ready:\n${proc.output.slice(-2000)}`));
-      if (Date.now() - started > timeoutMs) return rejectWait(new Error(`not ready in ${timeoutMs} ms:\n${proc.output.slice(-2000)}`));
+      if (Date.now() - started > timeoutMs)
+        return rejectWait(new Error(`not ready in ${timeoutMs} ms:\n${proc.output.slice(-2000)}`));
       setTimeout(tick, 50);
     };
     tick();
@@ -95,7 +96,12 @@ export async function waitForHttp(url, proc, timeoutMs = 30_000) {
 /** Runs a command to its end; resolves with { code, stdout, stderr } (never rejects). */
 export function runCommand(command, args, { env, cwd, timeoutMs = 300_000 } = {}) {
   return new Promise((resolveRun) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => {
