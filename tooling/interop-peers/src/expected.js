@@ -5,12 +5,17 @@ import { join } from 'node:path';
 export const expectedFile = join(import.meta.dirname, '../expected.json');
 
 /**
- * The known divergences, by cell key: { ref, class: 'theirs' | 'ambiguous' | 'fixture' | 'ours', title, note }.
- * The file lists each divergence once with the cells it makes fail.
+ * The divergences, each once with the cells it makes fail: { ref, class: 'theirs' | 'ambiguous' | 'fixture' | 'ours'
+ * | 'blocked', title, note, cells }. A divergence without cells (ours fixed, or a peer that could not run) is documented only.
  */
+export function loadDivergences(file = expectedFile) {
+  return JSON.parse(readFileSync(file, 'utf8')).divergences;
+}
+
+/** The known divergences by cell key (see {@link loadDivergences}). */
 export function loadExpected(file = expectedFile) {
   const byCell = {};
-  for (const { cells, ...entry } of JSON.parse(readFileSync(file, 'utf8')).divergences) {
+  for (const { cells, ...entry } of loadDivergences(file)) {
     for (const cell of cells) byCell[cell] = entry;
   }
   return byCell;

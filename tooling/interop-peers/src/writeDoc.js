@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { repoRoot } from './install.js';
 
 const docFile = join(repoRoot, 'docs/interop.md');
-const CLASS_NAMES = { theirs: 'theirs', ours: 'ours', ambiguous: 'spec ambiguity', fixture: 'fixture gap' };
+const CLASS_NAMES = {
+  theirs: 'theirs',
+  ours: 'ours',
+  ambiguous: 'spec ambiguity',
+  fixture: 'fixture gap',
+  blocked: 'blocked',
+};
 
 function column(cell) {
   const transport = cell.backend ? `${cell.transport} (${cell.backend})` : cell.transport;
@@ -48,7 +54,7 @@ export function summarize(cells) {
 }
 
 /** Renders the whole document (exported for the test). */
-export function renderDoc(results, expected, cellKey) {
+export function renderDoc(results, expected, cellKey, divergences) {
   const peerIds = [...new Set(results.cells.map((c) => c.peer))];
   const total = results.cells.length;
   const passed = results.cells.filter((c) => c.ok).length;
@@ -89,15 +95,19 @@ export function renderDoc(results, expected, cellKey) {
     );
   }
   out.push('## Divergences', '');
-  const seen = new Map();
-  for (const entry of Object.values(expected)) if (entry.ref) seen.set(entry.ref, entry);
-  for (const [ref, entry] of [...seen].sort()) {
-    out.push(`### ${ref} (${CLASS_NAMES[entry.class] ?? entry.class}): ${entry.title}`, '', entry.note, '');
+  for (const entry of divergences) {
+    const cells = entry.cells.length ? ` Cells: ${entry.cells.length}.` : '';
+    out.push(
+      `### ${entry.ref} (${CLASS_NAMES[entry.class] ?? entry.class}): ${entry.title}`,
+      '',
+      `${entry.note}${cells}`,
+      '',
+    );
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
 
 /** Writes docs/interop.md. */
-export function writeDoc(results, expected, cellKey) {
-  writeFileSync(docFile, renderDoc(results, expected, cellKey));
+export function writeDoc(results, expected, cellKey, divergences) {
+  writeFileSync(docFile, renderDoc(results, expected, cellKey, divergences));
 }
