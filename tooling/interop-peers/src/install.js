@@ -68,8 +68,12 @@ export async function installGo() {
   cpSync(source, build, { recursive: true });
   const env = { GOPATH: join(cacheDir, 'go'), GOCACHE: join(cacheDir, 'go-build'), GOFLAGS: '-mod=mod' };
   const built = await runCommand(goBinary, ['build', '-o', binary, '.'], { cwd: build, env, timeoutMs: 300_000 });
-  if (built.code !== 0)
-    return { ok: false, reason: `go build of tooling/peers/mcpkit failed: ${built.stderr.trim().slice(-500)}` };
+  if (built.code !== 0) {
+    // The first line that names the refusal (e.g. the module proxy's 403) says more than the whole compiler log.
+    const lines = built.stderr.trim().split('\n');
+    const why = lines.find((l) => /\b(403|404|410)\b|not available|no such host|timeout/i.test(l)) ?? lines.at(-1);
+    return { ok: false, reason: `go build of tooling/peers/mcpkit failed: ${why?.trim().slice(0, 300)}` };
+  }
   return { ok: true, binary };
 }
 

@@ -17,6 +17,11 @@ async function pythonHttp(python, script, extraArgs, env = {}) {
   return { url, procs: [proc] };
 }
 
+/** A Python stdio server: nothing runs until a client spawns it. */
+function pythonStdio(python, script) {
+  return { stdio: { command: python, args: [script, '--transport', 'stdio'], env: quietPython }, procs: [] };
+}
+
 /** fastmcp-tasks on Redis: a private redis-server, the HTTP front end, and a separate Docket worker process. */
 async function fastmcpOnRedis(install) {
   const redisPort = await freePort();
@@ -134,14 +139,7 @@ export const peers = [
         transport: 'stdio',
         backend: 'memory://',
         era: '2026',
-        start: async (install) => ({
-          stdio: {
-            command: install.fastmcp.python,
-            args: [py('fastmcp_fixture.py'), '--transport', 'stdio'],
-            env: quietPython,
-          },
-          procs: [],
-        }),
+        start: async (install) => pythonStdio(install.fastmcp.python, py('fastmcp_fixture.py')),
       },
     ],
     clients: [
@@ -170,14 +168,7 @@ export const peers = [
       {
         transport: 'stdio',
         era: '2025',
-        start: async (install) => ({
-          stdio: {
-            command: install.mcp1.python,
-            args: [py('mcp1_fixture.py'), '--transport', 'stdio'],
-            env: quietPython,
-          },
-          procs: [],
-        }),
+        start: async (install) => pythonStdio(install.mcp1.python, py('mcp1_fixture.py')),
       },
     ],
     clients: [

@@ -66,7 +66,7 @@ export function renderDoc(results, expected, cellKey, divergences) {
     `Generated ${results.generatedAt} on Node ${results.node} in ${Math.round(results.durationMs / 1000)} s, with:`,
     '',
     ...Object.entries(results.versions).map(([peer, v]) => `- **${peer}**: ${v}`),
-    ...results.skipped.map((s) => `- **${s.peer} skipped**: ${s.reason}`),
+    ...results.skipped.map((s) => `- **${s.peer} skipped**: ${s.reason.replace(/\s+/g, ' ').slice(0, 400)}`),
     '',
     'Each peer is installed into a cache outside the repository (`~/.cache/mcp-tasks-peers`), its server started with the',
     "fixture's task tools (`tooling/peers/`), and run against ours in three directions: **ours → theirs** (`@mcp-tasks/client`",
