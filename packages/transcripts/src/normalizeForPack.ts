@@ -15,7 +15,8 @@ const TYPED_FIELDS: Readonly<Record<string, string>> = {
 /**
  * Turns a recorded answer into the expectation stored in a transcript: captured values become `{{name}}`, times
  * `<iso8601>`, the server's identity (`serverInfo`) `<any>`, and fields whose value is each server's choice (TTLs,
- * poll intervals, error messages, opaque `requestState`) keep only their type; an optional `statusMessage` may be anything. Everything else must come back equal.
+ * poll intervals, error messages, opaque `requestState`) keep only their type; an optional `statusMessage` and an error's
+ * `data` (but -32021's) may be anything. Everything else must come back equal.
  */
 export function normalizeForPack(value: unknown, vars: Vars, parentKey = ''): unknown {
   if (typeof value === 'string') return placeholderFor(value, vars) ?? (ISO_8601.test(value) ? '<iso8601>' : value);
@@ -27,6 +28,9 @@ export function normalizeForPack(value: unknown, vars: Vars, parentKey = ''): un
     if (key === 'io.modelcontextprotocol/serverInfo') out[name] = '<any>';
     else if (Object.hasOwn(TYPED_FIELDS, key) && item !== undefined) out[name] = TYPED_FIELDS[key];
     else if (key === 'message' && parentKey === 'error') out[name] = '<string>';
+    // JSON-RPC 2.0: an error's `data` may be omitted and its value is defined by the server; only -32021's
+    // `data.requiredCapabilities` is required by MCP, so it stays exact.
+    else if (key === 'data' && parentKey === 'error' && value.code !== -32021) out[name] = '<any>';
     else out[name] = normalizeForPack(item, vars, key);
   }
   return out;

@@ -7,6 +7,7 @@ import { expressTasksGet, fetchTasksGet, greetCallCase, httpTasksGet, sessionCal
 import { latencyCase } from './cases/latencyCase.js';
 import { memoryCase } from './cases/memoryCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
+import { peerFastmcpCase } from './cases/peerFastmcpCase.js';
 import { postgresCase } from './cases/postgresCase.js';
 import { scaleCase } from './cases/scaleCase.js';
 import { storeCase } from './cases/storeCase.js';
@@ -25,6 +26,7 @@ const CASES = {
   latency: latencyCase,
   memory: memoryCase,
   postgres: postgresCase,
+  'peer-fastmcp': peerFastmcpCase,
 };
 
 const { values } = parseArgs({
