@@ -54,7 +54,7 @@ const ctx = {
   warmSeconds: quick ? 0.2 : 1,
   maxWarmUps: quick ? 1 : 10,
   progress: (row) => {
-    const ratio = row.ratio ? ` ratio ${row.ratio.median.toFixed(2)}` : '';
+    const ratio = `${row.ratio ? ` ratio ${row.ratio.median.toFixed(2)}` : ''}${row.cpuRatio ? ` by CPU ${row.cpuRatio.median.toFixed(2)}` : ''}`;
     const warm = row.warmUpRuns
       ? ` (warm-up runs: ours ${row.warmUpRuns.ours}, baseline ${row.warmUpRuns.baseline})`
       : '';
