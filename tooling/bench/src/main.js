@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { expressTasksGet, fetchTasksGet, greetCallCase, httpTasksGet, sessionCallCase } from './cases/httpCases.js';
+import { instructionsCase } from './cases/instructionsCase.js';
 import { latencyCase } from './cases/latencyCase.js';
 import { memoryCase } from './cases/memoryCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
@@ -20,6 +21,7 @@ const CASES = {
   'http-session': sessionCallCase,
   'ws-tasks-get': wsTasksGet,
   'stdio-tasks-get': stdioTasksGet,
+  instructions: instructionsCase,
   'task-store': storeCase,
   scale: scaleCase,
   latency: latencyCase,

@@ -6,10 +6,17 @@ import { join } from 'node:path';
 import { startServer } from './child.js';
 import { httpHeaders, tasksGet } from './messages.js';
 
+/** The default request: `tasks/get` of the server's working task, with its routing headers. */
+async function tasksGetRequest(info) {
+  const message = tasksGet(info.taskId ?? 'no-task');
+  return { message, headers: httpHeaders(message) };
+}
+
 /**
  * Runs `servers/<name>.js` under callgrind (`valgrind` on `PATH`, or the binary `BENCH_VALGRIND` names), drives it
  * over loopback with one connection (`warmup` requests uncounted, then `requests` counted) and returns the main
- * thread's instructions per request.
+ * thread's instructions per request. `request(info)` builds the request from the server's ready info (default: a
+ * `tasks/get` of its working task).
  *
  * The requests go one after another with no deadline of any kind: under callgrind a server runs 50 to 100 times
  * slower, and a loaded machine slows it by as much again, so a per-request timeout (autocannon's 10 s, used before)
@@ -23,7 +30,7 @@ import { httpHeaders, tasksGet } from './messages.js';
  * arrives late and the counted requests run mostly interpreted and baseline code (bench README, sixth pass). Compare
  * servers counted with the same `warmup` and `requests`; do not read the figures as steady-state costs.
  */
-export async function countInstructions(name, { env = {}, warmup, requests }) {
+export async function countInstructions(name, { env = {}, warmup, requests, request = tasksGetRequest }) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-instructions-'));
   const server = await startServer(name, {
     env,
@@ -38,8 +45,8 @@ export async function countInstructions(name, { env = {}, warmup, requests }) {
     ],
   });
   try {
-    const message = tasksGet(server.info.taskId ?? 'no-task');
-    const load = (amount) => postSequentially(server.info.url, JSON.stringify(message), httpHeaders(message), amount);
+    const { message, headers } = await request(server.info);
+    const load = (amount) => postSequentially(server.info.url, JSON.stringify(message), headers, amount);
     await load(warmup);
     const pid = String(server.child.pid);
     execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
