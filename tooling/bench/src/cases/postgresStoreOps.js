@@ -148,8 +148,11 @@ export async function postgresStoreOps(ctx, url) {
 /**
  * The store's `get` and create → complete against `pgbench` on the same database with as many clients as the store
  * has callers (`WORKERS`), paired and alternating like every other row: PostgreSQL's own limit on this machine.
+ * Not in `--quick`.
  */
 async function againstPgbench(ctx, url, ours) {
+  // pgbench runs whole seconds (at least 2): four runs per row would add a quarter to `--quick`, which runs in check.
+  if (ctx.quick) return [];
   const found = await Pgbench.find(url);
   if (found.pgbench === undefined) {
     process.stderr.write(`  postgres: no pgbench rows (${found.missing})\n`);
