@@ -136,7 +136,7 @@ export async function postgresStoreOps(ctx, url) {
       });
       ctx.progress(rows.at(-1));
     }
-    rows.push(...(await againstPgbench(ctx, url, sides.ours)));
+    rows.push(...(await againstPgbench(ctx, url)));
   } finally {
     await Promise.all([sides.ours.ops.close(), sides.baseline.ops.close()]);
     await Promise.all([postgres.close(), memory.close()]);
@@ -148,9 +148,10 @@ export async function postgresStoreOps(ctx, url) {
 /**
  * The store's `get` and create → complete against `pgbench` on the same database with as many clients as the store
  * has callers (`WORKERS`), paired and alternating like every other row: PostgreSQL's own limit on this machine.
- * Not in `--quick`.
+ * The store gets a pool of `WORKERS` connections, as pgbench has (the default pool, 10, makes 32 callers queue for
+ * a connection while pgbench's 32 clients each have one). Not in `--quick`.
  */
-async function againstPgbench(ctx, url, ours) {
+async function againstPgbench(ctx, url) {
   // pgbench runs whole seconds (at least 2): four runs per row would add a quarter to `--quick`, which runs in check.
   if (ctx.quick) return [];
   const found = await Pgbench.find(url);
@@ -158,6 +159,14 @@ async function againstPgbench(ctx, url, ours) {
     process.stderr.write(`  postgres: no pgbench rows (${found.missing})\n`);
     return [];
   }
+  const errors = errorsUntilClosed('PostgresTaskStore (against pgbench)');
+  const store = new PostgresTaskStore({
+    connectionString: url,
+    table: 'bench_store',
+    maxConnections: WORKERS,
+    onError: errors.onError,
+  });
+  const ours = await operations(store);
   const rows = [];
   try {
     for (const [key, { variant, pgbench, goal }] of Object.entries(AGAINST_PGBENCH)) {
@@ -173,7 +182,7 @@ async function againstPgbench(ctx, url, ours) {
       });
       rows.push({
         case: 'postgres',
-        title: `task store on PostgreSQL vs pgbench (${WORKERS} clients each)`,
+        title: `task store on PostgreSQL vs pgbench (${WORKERS} clients and connections each)`,
         variant,
         unit: '/s',
         ...result,
@@ -184,6 +193,9 @@ async function againstPgbench(ctx, url, ours) {
     }
   } finally {
     found.pgbench.close();
+    await ours.ops.close();
+    await store.close();
+    errors.closed();
   }
   return rows;
 }
