@@ -2,12 +2,24 @@ import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
 import { decodeJson, decodeText, encodeJson } from './nulSafe.js';
 import type { Change } from './postgresChangeFeed.js';
 
-/** Parses a stored record, freezing every object as it is built (records are shared and never mutated). */
+/**
+ * Parses a stored record and freezes every object in it (records are shared and never mutated). Frozen by a walk
+ * after the parse rather than by a `JSON.parse` reviver: a reviver is called for every key and value and made each
+ * `get` parse about three times slower (10 against 3-5 µs for a working task's record).
+ */
 export function parseRecord(text: string): TaskRecord {
-  const record = JSON.parse(decodeJson(text), (_key, value: unknown) =>
-    typeof value === 'object' && value !== null ? Object.freeze(value) : value,
-  ) as TaskRecord;
-  return record;
+  return freezeParsed(JSON.parse(decodeJson(text))) as TaskRecord;
+}
+
+/** Freezes a value fresh from `JSON.parse` (no cycles, nothing frozen yet); iterative, so depth cannot overflow. */
+function freezeParsed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const pending: object[] = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    Object.freeze(next);
+    for (const child of Object.values(next)) if (typeof child === 'object' && child !== null) pending.push(child);
+  }
+  return value;
 }
 
 /** Epoch ms at which the task expires, or null when it never does. */

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { expressTasksGet, fetchTasksGet, greetCallCase, httpTasksGet, sessionCallCase } from './cases/httpCases.js';
+import { instructionsCase } from './cases/instructionsCase.js';
 import { latencyCase } from './cases/latencyCase.js';
 import { memoryCase } from './cases/memoryCase.js';
 import { stdioTasksGet, wsTasksGet } from './cases/messageCases.js';
@@ -21,6 +22,7 @@ const CASES = {
   'http-session': sessionCallCase,
   'ws-tasks-get': wsTasksGet,
   'stdio-tasks-get': stdioTasksGet,
+  instructions: instructionsCase,
   'task-store': storeCase,
   scale: scaleCase,
   latency: latencyCase,
@@ -56,7 +58,7 @@ const ctx = {
   warmSeconds: quick ? 0.2 : 1,
   maxWarmUps: quick ? 1 : 10,
   progress: (row) => {
-    const ratio = row.ratio ? ` ratio ${row.ratio.median.toFixed(2)}` : '';
+    const ratio = `${row.ratio ? ` ratio ${row.ratio.median.toFixed(2)}` : ''}${row.cpuRatio ? ` by CPU ${row.cpuRatio.median.toFixed(2)}` : ''}`;
     const warm = row.warmUpRuns
       ? ` (warm-up runs: ours ${row.warmUpRuns.ours}, baseline ${row.warmUpRuns.baseline})`
       : '';

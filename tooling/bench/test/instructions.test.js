@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { countInstructions } from '../src/lib/instructionCount.js';
 
 // `pnpm bench:instructions` counts a few thousand requests after ten thousand; a short count proves the harness:
-// the server runs under callgrind, answers over loopback, and its main thread's dump is found and read.
+// the server runs under callgrind, answers over loopback, and its main thread's dump is found and read. The
+// requests go one after another with no timeout, so a loaded machine makes the test slower, never failed.
 describe('countInstructions', () => {
   it('counts the main-thread instructions of a server under callgrind, per request', async () => {
     const perRequest = await countInstructions('rawHttpEcho', { warmup: 200, requests: 100 });

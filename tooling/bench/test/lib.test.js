@@ -48,6 +48,16 @@ describe('report', () => {
     assert.equal(goalMet({ ...absolute, ours: summarize([2000]) }), false);
   });
 
+  it('judges a goal by CPU on the CPU ratio, whatever the throughput ratio', () => {
+    const byCpu = { ...paired, goal: { min: 10, by: 'cpu' }, cpuRatio: summarize([9.5, 11.25, 10.5]) };
+    assert.equal(goalMet(byCpu), true);
+    assert.equal(goalMet({ ...byCpu, cpuRatio: summarize([9.9]) }), false);
+    assert.equal(goalMet({ ...byCpu, cpuRatio: undefined }), false);
+    const line = markdownTable([byCpu]).split('\n')[2];
+    assert.match(line, /\| ≥ 10× by CPU \| yes \|/);
+    assert.match(line, /\| 10\.50× \(9\.50×–11\.25×\) \|/);
+  });
+
   it('renders one markdown row per result with the spread and the verdict', () => {
     const table = markdownTable([paired, { ...paired, goal: { min: 0.8 } }]).split('\n');
     assert.equal(table.length, 4);
@@ -124,11 +134,13 @@ describe('pairedRuns', () => {
     assert.equal(result.cpuPerOp.baseline.median, 450);
     assert.equal(result.cores.ours.median, 1);
     assert.equal(result.cores.baseline.median, 1.125);
+    assert.equal(result.cpuRatio.median, 11.25);
   });
 
   it('has no CPU figures for a side that reports none', async () => {
     const result = await pairedRuns({ reps: 1, warmUp: async () => 1, measure: async () => ({ rate: 5 }) });
     assert.equal(result.cpuPerOp.ours, undefined);
     assert.equal(result.cores.baseline, undefined);
+    assert.equal(result.cpuRatio, undefined);
   });
 });

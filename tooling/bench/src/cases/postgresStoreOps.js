@@ -2,6 +2,7 @@ import { PostgresTaskStore } from '@mcp-tasks/store-postgres';
 import { InMemoryTaskStore, TaskOperations } from '@mcp-tasks/task-store';
 import { errorsUntilClosed } from '../lib/closingErrors.js';
 import { pairedRuns } from '../lib/pairedRuns.js';
+import { Pgbench } from './pgbench.js';
 
 const OWNER = 'bench';
 /** Concurrent callers: a server has many requests in flight, and a pool of connections serves them. */
@@ -85,6 +86,16 @@ async function inFreshMemoryStore(seconds, key) {
   }
 }
 
+/** The rows against PostgreSQL's own limit: the store's operation, pgbench's, and the goal on their ratio. */
+const AGAINST_PGBENCH = {
+  get: { variant: 'get vs `pgbench -S -M prepared`', pgbench: 'selectOnly', goal: { min: 0.8 } },
+  lifecycle: {
+    variant: 'create → complete vs a prepared pgbench script of its statements (insert, then update + notify)',
+    pgbench: 'createComplete',
+    goal: { min: 0.5 },
+  },
+};
+
 const GOALS = {
   get: { on: 'ours', min: 10_000, text: '≥ 10k/s' },
   lifecycle: { on: 'ours', min: 1_000, text: '≥ 1k/s' },
@@ -125,9 +136,65 @@ export async function postgresStoreOps(ctx, url) {
       });
       ctx.progress(rows.at(-1));
     }
+    rows.push(...(await againstPgbench(ctx, url)));
   } finally {
     await Promise.all([sides.ours.ops.close(), sides.baseline.ops.close()]);
     await Promise.all([postgres.close(), memory.close()]);
+    errors.closed();
+  }
+  return rows;
+}
+
+/**
+ * The store's `get` and create → complete against `pgbench` on the same database with as many clients as the store
+ * has callers (`WORKERS`), paired and alternating like every other row: PostgreSQL's own limit on this machine.
+ * The store gets a pool of `WORKERS` connections, as pgbench has (the default pool, 10, makes 32 callers queue for
+ * a connection while pgbench's 32 clients each have one). Not in `--quick`.
+ */
+async function againstPgbench(ctx, url) {
+  // pgbench runs whole seconds (at least 2): four runs per row would add a quarter to `--quick`, which runs in check.
+  if (ctx.quick) return [];
+  const found = await Pgbench.find(url);
+  if (found.pgbench === undefined) {
+    process.stderr.write(`  postgres: no pgbench rows (${found.missing})\n`);
+    return [];
+  }
+  const errors = errorsUntilClosed('PostgresTaskStore (against pgbench)');
+  const store = new PostgresTaskStore({
+    connectionString: url,
+    table: 'bench_store',
+    maxConnections: WORKERS,
+    onError: errors.onError,
+  });
+  const ours = await operations(store);
+  const rows = [];
+  try {
+    for (const [key, { variant, pgbench, goal }] of Object.entries(AGAINST_PGBENCH)) {
+      const run = async (side, seconds) =>
+        side === 'ours'
+          ? closedLoop(seconds, ours[key])
+          : { rate: await found.pgbench[pgbench](...(key === 'get' ? [] : ['bench_store']), WORKERS, seconds) };
+      const result = await pairedRuns({
+        reps: ctx.reps,
+        warmUp: async (side) => (await run(side, ctx.warmSeconds)).rate,
+        maxWarmUps: ctx.maxWarmUps,
+        measure: (side) => run(side, ctx.seconds),
+      });
+      rows.push({
+        case: 'postgres',
+        title: `task store on PostgreSQL vs pgbench (${WORKERS} clients and connections each)`,
+        variant,
+        unit: '/s',
+        ...result,
+        goal,
+        note: "CPU: the harness's (the store's client side); pgbench's own CPU is not measured",
+      });
+      ctx.progress(rows.at(-1));
+    }
+  } finally {
+    found.pgbench.close();
+    await ours.ops.close();
+    await store.close();
     errors.closed();
   }
   return rows;

@@ -32,8 +32,10 @@ export async function warmUpUntilSteady(warmUp, side, maxRuns) {
  * repetitions with the order of the two alternating, so drift over the run hits both equally. `measure(side)`
  * returns `{ rate, cpuPerOp? }` (rate in operations/s, higher is better; CPU in µs per operation). The ratio is
  * the median of the per-repetition ratios ours/baseline; `cpuPerOp` and `cores` (the CPU per operation times the
- * rate: how many cores the side kept busy) summarize each side's runs that reported CPU; `warmUpRuns` says how many
- * warm-up runs each side took.
+ * rate: how many cores the side kept busy) summarize each side's runs that reported CPU; `cpuRatio` is the median
+ * of the per-repetition ratios baseline CPU / ours CPU per operation (how many times less work ours did per
+ * operation: the figure goals are decided on, since unlike throughput it hardly moves with the machine's load);
+ * `warmUpRuns` says how many warm-up runs each side took.
  */
 export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
   const warmUpRuns = {
@@ -52,6 +54,9 @@ export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
     return values.length === 0 ? undefined : summarize(values);
   };
   const cpu = (run) => run.cpuPerOp;
+  const cpuRatios = runs.ours
+    .map((run, rep) => runs.baseline[rep].cpuPerOp / run.cpuPerOp)
+    .filter((value) => Number.isFinite(value));
   // CPU time over wall time. Above 1 the side ran on more than one core (V8's helper threads), which throughput
   // rewards and CPU per operation does not show.
   const cores = (run) => (run.cpuPerOp === undefined ? undefined : (run.cpuPerOp * run.rate) / 1e6);
@@ -60,6 +65,7 @@ export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
     baseline: summarize(runs.baseline.map((run) => run.rate)),
     ratio: summarize(ratios),
     cpuPerOp: { ours: summaryOf('ours', cpu), baseline: summaryOf('baseline', cpu) },
+    cpuRatio: cpuRatios.length === 0 ? undefined : summarize(cpuRatios),
     cores: { ours: summaryOf('ours', cores), baseline: summaryOf('baseline', cores) },
     extra: { ours: runs.ours, baseline: runs.baseline },
     warmUpRuns,

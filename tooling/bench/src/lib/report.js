@@ -28,10 +28,19 @@ export function loadAverage() {
   return os.loadavg().map((value) => Number(value.toFixed(2)));
 }
 
+/**
+ * The figure a goal is read on: ours alone (`on: 'ours'`), the CPU ratio (`by: 'cpu'`: baseline CPU per operation
+ * over ours), else the throughput ratio when there is a baseline.
+ */
+function goalValue(row) {
+  if (row.goal.by === 'cpu') return row.cpuRatio?.median;
+  return row.goal.on === 'ours' || row.ratio === undefined ? row.ours.median : row.ratio.median;
+}
+
 /** Whether a row met its goal; undefined when it has none. Goals apply to the ratio when there is a baseline. */
 export function goalMet(row) {
   if (row.goal === undefined) return undefined;
-  const value = row.goal.on === 'ours' || row.ratio === undefined ? row.ours.median : row.ratio.median;
+  const value = goalValue(row);
   if (row.goal.min !== undefined && !(value >= row.goal.min)) return false;
   if (row.goal.max !== undefined && !(value <= row.goal.max)) return false;
   if (row.goal.check !== undefined && !row.goal.check) return false;
@@ -41,7 +50,7 @@ export function goalMet(row) {
 function goalText(goal) {
   if (goal === undefined) return '—';
   if (goal.text !== undefined) return goal.text;
-  const on = goal.on === 'ours' ? '' : '×';
+  const on = goal.on === 'ours' ? '' : goal.by === 'cpu' ? '× by CPU' : '×';
   if (goal.min !== undefined) return `≥ ${goal.min}${on}`;
   return `≤ ${goal.max}${on}`;
 }
@@ -66,8 +75,8 @@ function coresText(cores) {
 /** The markdown table: median (min–max) of each side, the ratio, the goal and whether it was met. */
 export function markdownTable(rows) {
   const lines = [
-    '| case | variant | ours | baseline | ratio | goal | met | server CPU µs/op ours / baseline | load 1 min before → after | notes |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| case | variant | ours | baseline | ratio | goal | met | server CPU µs/op ours / baseline | ratio by CPU | load 1 min before → after | notes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     const met = goalMet(row);
@@ -78,9 +87,9 @@ export function markdownTable(rows) {
     lines.push(
       `| ${row.title} | ${row.variant} | ${cell(row.ours, row.format)}${unit} | ${cell(row.baseline, row.format)} | ${
         row.ratio ? cell(row.ratio, 'ratio') : '—'
-      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${loadText(row.load)} | ${
-        row.note ?? ''
-      } |`,
+      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${
+        row.cpuRatio ? cell(row.cpuRatio, 'ratio') : '—'
+      } | ${loadText(row.load)} | ${row.note ?? ''} |`,
     );
   }
   return lines.join('\n');
