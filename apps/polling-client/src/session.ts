@@ -140,7 +140,9 @@ function inputHandlers(options: RunOptions, reporter: StatusReporter, controller
         reporter.line(`answered "${params.message}" from ${options.answers}: ${describeAnswer(result)}`);
         return result;
       } catch (error) {
-        reporter.line(`cannot answer "${params.message}": ${(error as Error).message}; cancelling the form`);
+        // A file that does not fit the form is the script's mistake: stop the run (exit 2) instead of declining a
+        // form on the user's behalf, which a tool reports as a plain "cancelled" and a script reads as success.
+        controller.abort(error);
         throw error;
       }
     },

@@ -120,6 +120,22 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     );
   });
 
+  it('an answers file that does not fit the form is a usage error (exit 2), not a silent decline', async () => {
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"2.1.0"}', '--answers'];
+    for (const [content, said] of [
+      [{ confirm: 'yes' }, /field "confirm": expected true or false, got "yes"/],
+      [{ note: 'no confirm' }, /field "confirm" is required/],
+      [{ confirm: true, colour: 'red' }, /"colour" is not a field of the form/],
+    ] as const) {
+      const answers = join(dir, 'bad-answers.json');
+      writeFileSync(answers, JSON.stringify(content));
+      const result = await runClient(client(...args, answers));
+      expect(result.code, result.stdout).toBe(2);
+      expect(result.stderr).toMatch(said);
+      expect(result.stdout).not.toMatch(/Deployed|nothing changed/);
+    }
+  });
+
   it('answers a sampling request with the labelled built-in responder', async () => {
     const result = await runClient(client('call', 'summarize_text', '--args', '{"text":"Tasks outlive requests."}'));
     expect(result.code, result.stderr).toBe(0);
