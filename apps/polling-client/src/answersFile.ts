@@ -57,12 +57,16 @@ export function answerFromFile(answers: Answers, params: ElicitRequest['params']
     const raw = field.name in answers.fields ? answers.fields[field.name] : field.default;
     if (raw === undefined) {
       if (field.required)
-        throw new UsageError(`answers file ${answers.path}: field "${field.name}" is required by the form "${params.message}"`);
+        throw new UsageError(
+          `answers file ${answers.path}: field "${field.name}" is required by the form "${params.message}"`,
+        );
       continue;
     }
     const checked = checkValue(field, raw);
     if (!checked.ok)
-      throw new UsageError(`answers file ${answers.path}: field "${field.name}": ${checked.reason}, got ${JSON.stringify(raw)}`);
+      throw new UsageError(
+        `answers file ${answers.path}: field "${field.name}": ${checked.reason}, got ${JSON.stringify(raw)}`,
+      );
     content[field.name] = checked.value;
   }
   // Each value passed its field's check, and a requested schema has only primitive and string-list fields.
