@@ -390,16 +390,41 @@ describe('servers that do not answer, and stale journal entries', () => {
     await runClient(['cancel', detached.stdout.trim(), ...flags]);
   });
 
+  it('status prints the TTL readably, and a task it saw end leaves pending', async () => {
+    const http = await startServer('http');
+    const flags = [...http.flags, '--journal', journal];
+    const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":1}', '--detach', ...flags]);
+    const taskId = detached.stdout.trim();
+    let status = '';
+    await expect
+      .poll(
+        async () => {
+          status = (await runClient(['status', taskId, ...flags])).stdout;
+          return status;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/: completed/);
+    expect(status).toMatch(/^ {2}kept for \d+ (d|h|min|s)( \d+ (h|min|s))? after creation \(ttl\)$/m);
+    expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+  });
+
   it('pending --refresh drops a task that ended instead of showing it working forever', async () => {
     const http = await startServer('http');
     const flags = [...http.flags, '--journal', journal];
     const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":1}', '--detach', ...flags]);
     const taskId = detached.stdout.trim();
+    // Each refresh keeps the task while it works; the first one that sees it completed removes it and says so.
+    let refreshed = { stdout: '', stderr: '' };
     await expect
-      .poll(async () => (await runClient(['status', taskId, ...flags])).stdout, { timeout: 10_000 })
-      .toMatch(/: completed/);
-    const refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
-    expect(refreshed.stderr).toMatch(new RegExp(`${taskId}: completed; removed`));
+      .poll(
+        async () => {
+          refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
+          return refreshed.stderr;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(new RegExp(`${taskId}: completed; removed`));
     expect(refreshed.stdout).toMatch(/^no pending tasks/);
   });
 });
