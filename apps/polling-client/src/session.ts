@@ -45,7 +45,8 @@ export async function openSession(
   options: CommonOptions | RunOptions,
   server: ServerTarget,
   // With --json, stdout carries the JSON document only: progress goes to stderr.
-  reporter = new StatusReporter(options.json ? process.stderr : process.stdout),
+  // Progress shares stdout with the result only on a terminal; piped or with --json, stdout is the result alone.
+  reporter = new StatusReporter(options.json || process.stdout.isTTY !== true ? process.stderr : process.stdout),
 ): Promise<Session> {
   const journal = openJournal(options, server);
   const controller = new AbortController();

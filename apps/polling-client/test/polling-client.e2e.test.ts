@@ -55,9 +55,11 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   it('follows a task to completed with status updates (exit 0)', async () => {
     const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":4,"seed":"e2e"}'));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^task \S+ created$/m);
-    expect(result.stdout).toMatch(/\] completed$/m);
-    expect(result.stdout).toMatch(/SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
+    // Without a terminal, progress goes to stderr and stdout carries the result alone.
+    expect(result.stderr).toMatch(/^task \S+ created$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
+    expect(result.stdout).toMatch(/^SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
+    expect(result.stdout).not.toMatch(/created|\] (working|completed)/);
   });
 
   it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
@@ -79,7 +81,7 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
       /no terminal to ask on: pass --answers <file>, or --non-interactive decline\|cancel/,
     );
     const declined = await runClient(client(...args, '--non-interactive', 'decline'));
-    expect(declined.stdout).toMatch(/answering decline \(--non-interactive\)/);
+    expect(declined.stderr).toMatch(/answering decline \(--non-interactive\)/);
     expect(declined.code, declined.stderr).not.toBe(2);
   });
 
@@ -92,14 +94,14 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   it('exits 1 for a completed task whose result has isError (C19)', async () => {
     const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/\] completed$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
     expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
   });
 
   it('exits 5 with one readable line for a failed task', async () => {
     const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
     expect(result.code).toBe(5);
-    expect(result.stdout).toMatch(/\] failed: /m);
+    expect(result.stderr).toMatch(/\] failed: /m);
     expect(result.stderr).toMatch(/^error: Task \S+ failed: .*malformed page 2\n$/);
   });
 
@@ -109,13 +111,13 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     const args = '{"service":"web","version":"2.0.0"}';
     const result = await runClient(client('call', 'deploy_service', '--args', args, '--answers', answers));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/\] input_required/);
-    expect(result.stdout).toMatch(
+    expect(result.stderr).toMatch(/\] input_required/);
+    expect(result.stderr).toMatch(
       /answered "Deploy web@2\.0\.0 .*" from .*: accept \{"confirm":true,"note":"e2e run"\}/,
     );
     expect(result.stdout).toMatch(/Deployed web@2\.0\.0 to staging, build [0-9a-f]{12} \(note: e2e run\)/);
     // After the answer the task is seen working again (the rollout) before it completes.
-    expect(result.stdout).toMatch(
+    expect(result.stderr).toMatch(
       /answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/,
     );
   });
@@ -139,14 +141,14 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   it('answers a sampling request with the labelled built-in responder', async () => {
     const result = await runClient(client('call', 'summarize_text', '--args', '{"text":"Tasks outlive requests."}'));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/answered a sampling request with the built-in responder \(no model attached\)/);
+    expect(result.stderr).toMatch(/answered a sampling request with the built-in responder \(no model attached\)/);
     expect(result.stdout).toMatch(/\[built-in responder, no model attached\] You said: Summarize the following text/);
   });
 
   it('cancels the task on Ctrl-C (tasks/cancel) and exits 130', async () => {
     const running = startClient(client(...LONG_JOB));
-    await running.waitFor(WORKING_LINE);
-    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    const taskId = running.stderr().match(/^task (\S+) created$/m)?.[1];
     running.child.kill('SIGINT');
     // Messages carry the client's output, so a failure on a loaded CI machine explains itself.
     const said = () => `stdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`;
@@ -180,8 +182,8 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect((await runClient(['pending', '--journal', journal])).stdout).toContain(taskId);
     const second = await runClient(['resume', taskId, '--journal', journal]);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toMatch(new RegExp(`^resuming task ${taskId}$`, 'm'));
-    expect(second.stdout).not.toMatch(/created/);
+    expect(second.stderr).toMatch(new RegExp(`^resuming task ${taskId}$`, 'm'));
+    expect(second.stderr).not.toMatch(/created/);
     expect(second.stdout).toMatch(/SHA-256 of 512 MiB/);
     expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
   });
@@ -210,7 +212,7 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   }, async () => {
     const own = kind === 'stdio' ? server : await startServer(kind);
     const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal, '--retry-for', '1']);
-    await running.waitFor(WORKING_LINE);
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
     const serverPid = kind === 'stdio' ? childPids(running.child.pid ?? 0)[0] : own.process?.child.pid;
     expect(serverPid).toBeTypeOf('number');
     process.kill(serverPid ?? 0, 'SIGKILL');
@@ -218,8 +220,8 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(running.stderr()).toMatch(/^error: (Cannot reach the server|Lost the connection to the server)/m);
     expect(running.stderr()).toMatch(/stays in the journal: continue it with "resume \S+"\n$/);
     // A stdio server is gone for good with its process; a network one may come back, so the client retries.
-    if (kind !== 'stdio') expect(running.stdout()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
-    else expect(running.stdout()).not.toMatch(/retrying/);
+    if (kind !== 'stdio') expect(running.stderr()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
+    else expect(running.stderr()).not.toMatch(/retrying/);
   });
 });
 
@@ -287,10 +289,10 @@ describe('a server that goes away mid-task and comes back', () => {
     const url = String(first.flags[1]);
     const port = new URL(url).port;
     const running = startClient([...LONG_JOB, '--url', url, '--journal', journal, '--retry-for', '30']);
-    await running.waitFor(WORKING_LINE);
-    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    const taskId = running.stderr().match(/^task (\S+) created$/m)?.[1];
     first.process?.child.kill('SIGKILL');
-    await running.waitFor(/lost the server .*; retrying in/);
+    await running.waitFor(/lost the server .*; retrying in/, { stream: 'stderr' });
     // The same address again, but a fresh process: its tasks lived in the old one's memory.
     await startServer('http', ['--port', port]);
     expect(await running.exited(), running.stderr()).toBe(3);
@@ -311,9 +313,9 @@ describe('a server that goes away mid-task and comes back', () => {
       const url = `http://127.0.0.1:${proxy.port}/mcp`;
       const args = ['call', 'checksum_data', '--args', '{"megabytes":256,"seed":"flaky"}'];
       const running = startClient([...args, '--url', url, '--journal', journal, '--retry-for', '60']);
-      await running.waitFor(WORKING_LINE);
+      await running.waitFor(WORKING_LINE, { stream: 'stderr' });
       proxy.cut();
-      await running.waitFor(/lost the server .*; retrying in/);
+      await running.waitFor(/lost the server .*; retrying in/, { stream: 'stderr' });
       proxy.restore();
       expect(await running.exited(), running.stderr()).toBe(0);
       expect(running.stdout()).toMatch(/SHA-256 of 256 MiB generated from seed "flaky": [0-9a-f]{64}/);
