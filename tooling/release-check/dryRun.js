@@ -3,10 +3,12 @@
 // listing, so a new package is covered without editing this file) is packed with `pnpm pack` exactly as `changeset
 // publish` would publish it, then installed ALONE into an empty project, with the other internal tarballs it needs
 // supplied through `pnpm.overrides` (as if they were on the registry) and third-party dependencies from the
-// registry. There each export is imported with node, and a small TypeScript program is compiled against its types
-// with the repository's tsc (strict, NodeNext, skipLibCheck as most projects have it; the
-// declarations' own imports are checked against the manifest instead). Manifest fields a registry user relies on are
-// checked on the way. Needs the packages built (`pnpm build`). Exits 1 with one line per problem.
+// registry; each internal range the packed manifest names must be satisfied by the version packed alongside it, as
+// the registry would check. There each export is imported with node, and a small TypeScript program is compiled
+// against its types with the repository's tsc (strict, NodeNext, skipLibCheck: false, so every declaration the
+// package ships, and every type package it needs, must resolve from what it declares), then run. Manifest fields a
+// registry user relies on are checked on the way. Needs the packages built (`pnpm build`). Exits 1 with one line
+// per problem.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import {
   checkManifest,
   checkPackedManifest,
   exportTargets,
+  internalRangesServed,
   MUST_SHIP,
   undeclaredTypeImports,
 } from './manifestRules.js';
@@ -85,7 +88,8 @@ function consumerSources(pkg) {
       (_, i) => `const typed${i}: IsAny<typeof m${i}> = false;\nexport const names${i}: string[] = Object.keys(m${i});`,
     )
     .join('\n');
-  const program = `${imports}\n// A module whose types failed to resolve would be \`any\` here.\ntype IsAny<T> = 0 extends 1 & T ? true : false;\n${checks}\nexport const checked = [${specifiers.map((_, i) => `typed${i}`).join(', ')}];\n`;
+  const empty = specifiers.map((spec, i) => `if (names${i}.length === 0) throw new Error('${spec} exports nothing');`);
+  const program = `${imports}\n// A module whose types failed to resolve would be \`any\` here.\ntype IsAny<T> = 0 extends 1 & T ? true : false;\n${checks}\nexport const checked = [${specifiers.map((_, i) => `typed${i}`).join(', ')}];\n${empty.join('\n')}\nconsole.log('ran against ${pkg.packed.name}');\n`;
   const smoke = `${specifiers
     .map(
       (spec) =>
@@ -123,9 +127,9 @@ async function tryConsumer(pkg, all, work) {
         module: 'NodeNext',
         moduleResolution: 'NodeNext',
         strict: true,
-        // What most projects use (tsc --init's default); declarations' own imports are checked statically instead.
-        skipLibCheck: true,
-        noEmit: true,
+        // A user who checks libraries too must not meet a missing type package (e.g. @types/pg, TS7016).
+        skipLibCheck: false,
+        outDir: 'out',
         types: ['node'],
       },
       include: ['program.ts'],
@@ -165,6 +169,10 @@ async function tryConsumer(pkg, all, work) {
       (await step('compiling a program against its types', () =>
         run(process.execPath, [tsc, '-p', '.'], { cwd: project }),
       )) ??
+      (await step('running the compiled program', async () => {
+        const { stdout } = await run(process.execPath, ['out/program.js'], { cwd: project });
+        if (!stdout.includes(`ran against ${pkg.packed.name}`)) throw new Error(`the program said: ${stdout}`);
+      })) ??
       undeclaredTypeImports(pkg.packed, declarations()).join('\n')) ||
     undefined
   );
@@ -190,8 +198,9 @@ async function main() {
       4,
     );
     const names = new Set(packed.map((pkg) => pkg.packed.name));
+    const versions = new Map(packed.map((pkg) => [pkg.packed.name, pkg.packed.version]));
     for (const pkg of packed) {
-      problems.push(...checkPackedManifest(pkg.packed, names));
+      problems.push(...checkPackedManifest(pkg.packed, names), ...internalRangesServed(pkg.packed, versions));
       for (const file of [...MUST_SHIP, ...exportTargets(pkg.packed)])
         if (!pkg.listing.includes(file)) problems.push(`${pkg.packed.name}: the tarball lacks ${file}`);
     }

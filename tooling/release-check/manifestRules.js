@@ -147,3 +147,37 @@ export function undeclaredTypeImports(packed, declarationTexts) {
     (name) => `${packed.name}: its type declarations import "${name}", which it does not depend on`,
   );
 }
+
+/**
+ * The consumer project resolves internal dependencies to the tarballs packed next to each other; a registry would
+ * serve them only if each range the packed manifest names accepts the version packed (`^0.1.0` takes 0.1.x).
+ */
+export function internalRangesServed(packed, versions) {
+  const problems = [];
+  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'])
+    for (const [name, range] of Object.entries(packed[field] ?? {})) {
+      const version = versions.get(name);
+      if (version === undefined) continue;
+      if (!caretOrTildeAccepts(range, version))
+        problems.push(
+          `${packed.name}: packed ${field}.${name} is "${range}", which version ${version} does not satisfy`,
+        );
+    }
+  return problems;
+}
+
+/** `^x.y.z` / `~x.y.z` / `x.y.z` against a plain `x.y.z` version (what `pnpm pack` writes for workspace ranges). */
+export function caretOrTildeAccepts(range, version) {
+  const match = /^([\^~]?)(\d+)\.(\d+)\.(\d+)$/.exec(range);
+  const have = /^(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (match === null || have === null) return false;
+  const [want, got] = [match.slice(2).map(Number), have.slice(1).map(Number)];
+  const atLeast =
+    got[0] > want[0] || (got[0] === want[0] && (got[1] > want[1] || (got[1] === want[1] && got[2] >= want[2])));
+  if (match[1] === '') return got.join('.') === want.join('.');
+  if (match[1] === '~') return atLeast && got[0] === want[0] && got[1] === want[1];
+  // Caret: the leftmost non-zero part is fixed.
+  if (want[0] > 0) return atLeast && got[0] === want[0];
+  if (want[1] > 0) return atLeast && got[0] === 0 && got[1] === want[1];
+  return got.join('.') === want.join('.');
+}

@@ -45,7 +45,8 @@ export async function openSession(
   options: CommonOptions | RunOptions,
   server: ServerTarget,
   // With --json, stdout carries the JSON document only: progress goes to stderr.
-  reporter = new StatusReporter(options.json ? process.stderr : process.stdout),
+  // Progress shares stdout with the result only on a terminal; piped or with --json, stdout is the result alone.
+  reporter = new StatusReporter(options.json || process.stdout.isTTY !== true ? process.stderr : process.stdout),
 ): Promise<Session> {
   const journal = openJournal(options, server);
   const controller = new AbortController();
@@ -140,7 +141,9 @@ function inputHandlers(options: RunOptions, reporter: StatusReporter, controller
         reporter.line(`answered "${params.message}" from ${options.answers}: ${describeAnswer(result)}`);
         return result;
       } catch (error) {
-        reporter.line(`cannot answer "${params.message}": ${(error as Error).message}; cancelling the form`);
+        // A file that does not fit the form is the script's mistake: stop the run (exit 2) instead of declining a
+        // form on the user's behalf, which a tool reports as a plain "cancelled" and a script reads as success.
+        controller.abort(error);
         throw error;
       }
     },

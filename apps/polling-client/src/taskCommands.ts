@@ -1,8 +1,9 @@
 /** `tools`, `status`, `cancel` and `pending`: the one-shot commands. Each resolves with its exit code. */
-import { TaskNotFoundError } from '@mcp-tasks/client';
+import { TaskNotFoundError, TERMINAL_STATUSES } from '@mcp-tasks/client';
 import { ErrorCode, isProtocolError } from '@mcp-tasks/protocol';
 import type { CommonOptions } from './cliArgs.js';
 import { ExitCode } from './cliErrors.js';
+import { formatDuration } from './duration.js';
 import type { FileTaskJournal } from './fileTaskJournal.js';
 import type { Session } from './session.js';
 
@@ -21,17 +22,22 @@ export async function listTools(session: Session, json: boolean): Promise<number
   return ExitCode.Completed;
 }
 
-/** `status <taskId>`: one `tasks/get`, recorded in the journal as the last known state. */
+/**
+ * `status <taskId>`: one `tasks/get`, recorded in the journal as the last known state; a task seen finished leaves
+ * the journal, so `pending` no longer lists it.
+ */
 export async function showStatus(session: Session, taskId: string, json: boolean): Promise<number> {
   const task = await notFoundAsTyped(taskId, () => session.client.getTask(taskId));
-  session.journal.noteState(taskId, task.status, task.statusMessage);
+  if (TERMINAL_STATUSES.has(task.status)) session.journal.remove(taskId);
+  else session.journal.noteState(taskId, task.status, task.statusMessage);
   if (json) {
     process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
     return ExitCode.Completed;
   }
   const lines = [`task ${task.taskId}: ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}`];
   lines.push(`  created ${task.createdAt}, last updated ${task.lastUpdatedAt}`);
-  if (task.ttlMs !== undefined && task.ttlMs !== null) lines.push(`  ttl ${task.ttlMs} ms`);
+  if (task.ttlMs !== undefined && task.ttlMs !== null)
+    lines.push(`  kept for ${formatDuration(task.ttlMs)} after creation (ttl)`);
   if (task.status === 'input_required')
     lines.push(`  waiting for input: ${Object.keys(task.inputRequests).join(', ')}`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -42,9 +42,17 @@ describe('answers file', () => {
     expect(answerFromFile(loadAnswers(file('{"$action":"cancel"}')), form)).toEqual({ action: 'cancel' });
   });
 
-  it('throws (so the client answers cancel) for a missing required field or a value of the wrong type', () => {
-    expect(() => answerFromFile(loadAnswers(file('{}')), form)).toThrow(/required field "confirm"/);
-    expect(() => answerFromFile(loadAnswers(file('{"confirm":"yes"}')), form)).toThrow(/confirm/);
+  it('rejects a file that does not satisfy the form as a usage error naming the field and the rule', () => {
+    const check = (content: string) => () => answerFromFile(loadAnswers(file(content)), form);
+    expect(check('{}')).toThrow(UsageError);
+    expect(check('{}')).toThrow(/field "confirm" is required by the form "Deploy\?"/);
+    expect(check('{"confirm":"yes"}')).toThrow(UsageError);
+    expect(check('{"confirm":"yes"}')).toThrow(/field "confirm": expected true or false, got "yes"/);
+    expect(check('{"confirm":true,"env":"qa"}')).toThrow(/field "env": expected one of dev, prod, got "qa"/);
+    expect(check('{"confirm":true,"confrim":true}')).toThrow(UsageError);
+    expect(check('{"confirm":true,"confrim":true}')).toThrow(
+      /"confrim" is not a field of the form "Deploy\?" \(its fields: confirm, env, note\)/,
+    );
   });
 
   it('rejects unreadable or malformed files as usage errors', () => {

@@ -55,9 +55,11 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   it('follows a task to completed with status updates (exit 0)', async () => {
     const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":4,"seed":"e2e"}'));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^task \S+ created$/m);
-    expect(result.stdout).toMatch(/\] completed$/m);
-    expect(result.stdout).toMatch(/SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
+    // Without a terminal, progress goes to stderr and stdout carries the result alone.
+    expect(result.stderr).toMatch(/^task \S+ created$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
+    expect(result.stdout).toMatch(/^SHA-256 of 4 MiB generated from seed "e2e": [0-9a-f]{64}/);
+    expect(result.stdout).not.toMatch(/created|\] (working|completed)/);
   });
 
   it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
@@ -79,7 +81,7 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
       /no terminal to ask on: pass --answers <file>, or --non-interactive decline\|cancel/,
     );
     const declined = await runClient(client(...args, '--non-interactive', 'decline'));
-    expect(declined.stdout).toMatch(/answering decline \(--non-interactive\)/);
+    expect(declined.stderr).toMatch(/answering decline \(--non-interactive\)/);
     expect(declined.code, declined.stderr).not.toBe(2);
   });
 
@@ -92,15 +94,16 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   it('exits 1 for a completed task whose result has isError (C19)', async () => {
     const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/\] completed$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
     expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
   });
 
   it('exits 5 with one readable line for a failed task', async () => {
     const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
     expect(result.code).toBe(5);
-    expect(result.stdout).toMatch(/\] failed: /m);
-    expect(result.stderr).toMatch(/^error: Task \S+ failed: .*malformed page 2\n$/);
+    expect(result.stderr).toMatch(/\] failed: /m);
+    // After the progress lines, the one error line ends stderr.
+    expect(result.stderr).toMatch(/(^|\n)error: Task \S+ failed: .*malformed page 2\n$/);
   });
 
   it('answers an elicitation form from --answers and completes', async () => {
@@ -109,28 +112,44 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     const args = '{"service":"web","version":"2.0.0"}';
     const result = await runClient(client('call', 'deploy_service', '--args', args, '--answers', answers));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/\] input_required/);
-    expect(result.stdout).toMatch(
+    expect(result.stderr).toMatch(/\] input_required/);
+    expect(result.stderr).toMatch(
       /answered "Deploy web@2\.0\.0 .*" from .*: accept \{"confirm":true,"note":"e2e run"\}/,
     );
     expect(result.stdout).toMatch(/Deployed web@2\.0\.0 to staging, build [0-9a-f]{12} \(note: e2e run\)/);
     // After the answer the task is seen working again (the rollout) before it completes.
-    expect(result.stdout).toMatch(
+    expect(result.stderr).toMatch(
       /answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/,
     );
+  });
+
+  it('an answers file that does not fit the form is a usage error (exit 2), not a silent decline', async () => {
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"2.1.0"}', '--answers'];
+    for (const [content, said] of [
+      [{ confirm: 'yes' }, /field "confirm": expected true or false, got "yes"/],
+      [{ note: 'no confirm' }, /field "confirm" is required/],
+      [{ confirm: true, colour: 'red' }, /"colour" is not a field of the form/],
+    ] as const) {
+      const answers = join(dir, 'bad-answers.json');
+      writeFileSync(answers, JSON.stringify(content));
+      const result = await runClient(client(...args, answers));
+      expect(result.code, result.stdout).toBe(2);
+      expect(result.stderr).toMatch(said);
+      expect(result.stdout).not.toMatch(/Deployed|nothing changed/);
+    }
   });
 
   it('answers a sampling request with the labelled built-in responder', async () => {
     const result = await runClient(client('call', 'summarize_text', '--args', '{"text":"Tasks outlive requests."}'));
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/answered a sampling request with the built-in responder \(no model attached\)/);
+    expect(result.stderr).toMatch(/answered a sampling request with the built-in responder \(no model attached\)/);
     expect(result.stdout).toMatch(/\[built-in responder, no model attached\] You said: Summarize the following text/);
   });
 
   it('cancels the task on Ctrl-C (tasks/cancel) and exits 130', async () => {
     const running = startClient(client(...LONG_JOB));
-    await running.waitFor(WORKING_LINE);
-    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    const taskId = running.stderr().match(/^task (\S+) created$/m)?.[1];
     running.child.kill('SIGINT');
     // Messages carry the client's output, so a failure on a loaded CI machine explains itself.
     const said = () => `stdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`;
@@ -158,14 +177,14 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
       return;
     }
     const first = startClient(['resume', taskId, '--journal', journal]);
-    await first.waitFor(WORKING_LINE);
+    await first.waitFor(WORKING_LINE, { stream: 'stderr' });
     first.child.kill('SIGKILL');
     await first.exited();
     expect((await runClient(['pending', '--journal', journal])).stdout).toContain(taskId);
     const second = await runClient(['resume', taskId, '--journal', journal]);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toMatch(new RegExp(`^resuming task ${taskId}$`, 'm'));
-    expect(second.stdout).not.toMatch(/created/);
+    expect(second.stderr).toMatch(new RegExp(`^resuming task ${taskId}$`, 'm'));
+    expect(second.stderr).not.toMatch(/created/);
     expect(second.stdout).toMatch(/SHA-256 of 512 MiB/);
     expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
   });
@@ -194,7 +213,7 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
   }, async () => {
     const own = kind === 'stdio' ? server : await startServer(kind);
     const running = startClient([...LONG_JOB, ...own.flags, '--journal', journal, '--retry-for', '1']);
-    await running.waitFor(WORKING_LINE);
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
     const serverPid = kind === 'stdio' ? childPids(running.child.pid ?? 0)[0] : own.process?.child.pid;
     expect(serverPid).toBeTypeOf('number');
     process.kill(serverPid ?? 0, 'SIGKILL');
@@ -202,8 +221,8 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(running.stderr()).toMatch(/^error: (Cannot reach the server|Lost the connection to the server)/m);
     expect(running.stderr()).toMatch(/stays in the journal: continue it with "resume \S+"\n$/);
     // A stdio server is gone for good with its process; a network one may come back, so the client retries.
-    if (kind !== 'stdio') expect(running.stdout()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
-    else expect(running.stdout()).not.toMatch(/retrying/);
+    if (kind !== 'stdio') expect(running.stderr()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
+    else expect(running.stderr()).not.toMatch(/retrying/);
   });
 });
 
@@ -271,19 +290,24 @@ describe('a server that goes away mid-task and comes back', () => {
     const url = String(first.flags[1]);
     const port = new URL(url).port;
     const running = startClient([...LONG_JOB, '--url', url, '--journal', journal, '--retry-for', '30']);
-    await running.waitFor(WORKING_LINE);
-    const taskId = running.stdout().match(/^task (\S+) created$/m)?.[1];
+    await running.waitFor(WORKING_LINE, { stream: 'stderr' });
+    const taskId = running.stderr().match(/^task (\S+) created$/m)?.[1];
     first.process?.child.kill('SIGKILL');
-    await running.waitFor(/lost the server .*; retrying in/);
+    await running.waitFor(/lost the server .*; retrying in/, { stream: 'stderr' });
     // The same address again, but a fresh process: its tasks lived in the old one's memory.
     await startServer('http', ['--port', port]);
     expect(await running.exited(), running.stderr()).toBe(3);
     expect(running.stderr()).toMatch(
       new RegExp(
-        `^error: The server no longer knows task ${taskId} \\(it may have restarted and lost it.*removed it from the journal\\n$`,
+        `(^|\\n)error: The server no longer knows task ${taskId} \\(it may have restarted and lost it.*removed it from the journal\\n$`,
       ),
     );
-    expect(running.stderr().trimEnd().split('\n')).toHaveLength(1);
+    expect(
+      running
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('error:')),
+    ).toHaveLength(1);
     // Not worth keeping: nothing can find that task again.
     expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
   });
@@ -295,9 +319,9 @@ describe('a server that goes away mid-task and comes back', () => {
       const url = `http://127.0.0.1:${proxy.port}/mcp`;
       const args = ['call', 'checksum_data', '--args', '{"megabytes":256,"seed":"flaky"}'];
       const running = startClient([...args, '--url', url, '--journal', journal, '--retry-for', '60']);
-      await running.waitFor(WORKING_LINE);
+      await running.waitFor(WORKING_LINE, { stream: 'stderr' });
       proxy.cut();
-      await running.waitFor(/lost the server .*; retrying in/);
+      await running.waitFor(/lost the server .*; retrying in/, { stream: 'stderr' });
       proxy.restore();
       expect(await running.exited(), running.stderr()).toBe(0);
       expect(running.stdout()).toMatch(/SHA-256 of 256 MiB generated from seed "flaky": [0-9a-f]{64}/);
@@ -374,16 +398,41 @@ describe('servers that do not answer, and stale journal entries', () => {
     await runClient(['cancel', detached.stdout.trim(), ...flags]);
   });
 
+  it('status prints the TTL readably, and a task it saw end leaves pending', async () => {
+    const http = await startServer('http');
+    const flags = [...http.flags, '--journal', journal];
+    const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":1}', '--detach', ...flags]);
+    const taskId = detached.stdout.trim();
+    let status = '';
+    await expect
+      .poll(
+        async () => {
+          status = (await runClient(['status', taskId, ...flags])).stdout;
+          return status;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/: completed/);
+    expect(status).toMatch(/^ {2}kept for \d+ (d|h|min|s)( \d+ (h|min|s))? after creation \(ttl\)$/m);
+    expect((await runClient(['pending', '--journal', journal])).stdout).toMatch(/^no pending tasks/);
+  });
+
   it('pending --refresh drops a task that ended instead of showing it working forever', async () => {
     const http = await startServer('http');
     const flags = [...http.flags, '--journal', journal];
     const detached = await runClient(['call', 'checksum_data', '--args', '{"megabytes":1}', '--detach', ...flags]);
     const taskId = detached.stdout.trim();
+    // Each refresh keeps the task while it works; the first one that sees it completed removes it and says so.
+    let refreshed = { stdout: '', stderr: '' };
     await expect
-      .poll(async () => (await runClient(['status', taskId, ...flags])).stdout, { timeout: 10_000 })
-      .toMatch(/: completed/);
-    const refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
-    expect(refreshed.stderr).toMatch(new RegExp(`${taskId}: completed; removed`));
+      .poll(
+        async () => {
+          refreshed = await runClient(['pending', '--refresh', '--journal', journal]);
+          return refreshed.stderr;
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(new RegExp(`${taskId}: completed; removed`));
     expect(refreshed.stdout).toMatch(/^no pending tasks/);
   });
 });

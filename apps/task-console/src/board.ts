@@ -61,6 +61,19 @@ export class Board {
     this.#client = client;
   }
 
+  /**
+   * Forgets the previous server: stops following its tasks and removes their cards (a connect to another server,
+   * or a failed one, must not leave cards that act on tasks that server never had). Its journal stays.
+   */
+  clear(): void {
+    for (const drive of this.#byTask.values()) drive.controller.abort(new Error('connected to another server'));
+    this.#byTask.clear();
+    this.#all.clear();
+    this.#client = undefined;
+    this.#options.list.replaceChildren();
+    setText(this.#options.count, '');
+  }
+
   /** Calls `name` and follows it to its end on a new card. */
   call(name: string, args: Readonly<Record<string, unknown>>): TaskCard {
     const client = this.#requireClient();

@@ -67,7 +67,11 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     return { client, url: options.url, kind, ...(await describe(client, negotiated, kind)) };
   } catch (error) {
     await client?.close().catch(() => undefined);
-    throw new Error(explain(error, options.url, kind), { cause: error });
+    const blocked =
+      kind === 'http' &&
+      (error instanceof TypeError || (error instanceof TransportError && error.code === 'send_failed'));
+    const reachable = blocked ? await answersAtAll(options.url) : undefined;
+    throw new Error(explain(error, options.url, kind, reachable), { cause: error });
   }
 }
 
@@ -101,19 +105,43 @@ async function describe(client: Client, negotiated: ServerConnection, kind: 'htt
   };
 }
 
-/** One sentence for a failed connection or request. */
-export function explain(error: unknown, url: string, kind: 'http' | 'ws'): string {
+/**
+ * Whether anything answers HTTP at `url`, CORS or not: a `no-cors` request resolves with an opaque response when a
+ * server answers, and rejects when nothing does. A browser hides why a cross-origin request failed; this tells
+ * "refused this page" from "not there".
+ */
+async function answersAtAll(url: string): Promise<boolean> {
+  try {
+    // HEAD: a GET may open a server's event stream, and a body the page may not read is not needed.
+    await fetch(url, { method: 'HEAD', mode: 'no-cors', cache: 'no-store', signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One sentence for a failed connection or request. `reachable` (for a request the browser could not send or
+ * read) says whether the server answered a plain no-CORS request.
+ */
+export function explain(error: unknown, url: string, kind: 'http' | 'ws', reachable?: boolean): string {
+  if (reachable === true)
+    return `The server at ${url} answers but does not let this page in: it sent no CORS headers for ${location.origin}. Its Origin policy refuses this page (allow ${location.origin} there), or nothing at this path takes MCP calls (check the path).`;
+  if (reachable === false)
+    return `Cannot reach ${url}: nothing answers there (the server is down, or the host or port is wrong).`;
   // Both transports reject a refused token (401) or origin (403) with an `http_status` TransportError and its status.
   if (error instanceof TransportError) {
     if (error.status === 401)
       return `The server refused the bearer token (401 Unauthorized). Check the token and connect again.`;
     if (error.status === 403)
       return `The server refused this page's origin (403 Forbidden): it must list ${location.origin} in its allowed origins.`;
+    if (error.status === 404)
+      return `No MCP endpoint at ${url} (404 Not Found): check the path (MCP servers usually serve …/mcp).`;
     if (error.code === 'http_status') return `The server answered HTTP ${error.status ?? '?'} at ${url}.`;
     if (kind === 'ws' && error.code === 'closed')
       return `Cannot open a WebSocket to ${url}: the server is down, or refused the token or this page's origin.`;
     return `Cannot reach ${url}: ${error.message}`;
   }
-  if (error instanceof TypeError) return `Cannot reach ${url}: the server is down or does not allow this page (CORS).`;
+  if (error instanceof TypeError) return `Cannot reach ${url}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

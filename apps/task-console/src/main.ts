@@ -43,6 +43,7 @@ async function start(url: string, token: string): Promise<void> {
   show('connecting', `Connecting to ${url}…`);
   await connection?.client.close();
   connection = undefined;
+  forgetServer();
   try {
     const opened = await open(url, token);
     if (mine !== generation) return void opened.client.close();
@@ -51,6 +52,16 @@ async function start(url: string, token: string): Promise<void> {
   } catch (error) {
     if (mine === generation) show('error', error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Every connect starts clean: nothing of the previous server (tools, its details, cards) stays on the page. */
+function forgetServer(): void {
+  board.clear();
+  stopWatchingJournal?.();
+  stopWatchingJournal = undefined;
+  $('tool-list').replaceChildren();
+  $('tool-form').replaceChildren();
+  $('server-info').replaceChildren();
 }
 
 /** A connection is up (first time or after a reconnect): show it, list tools, resume journaled tasks. */
@@ -67,7 +78,14 @@ async function ready(opened: Connection, mine: number): Promise<void> {
     if (closed.initiator === 'remote' && mine === generation) lost();
   });
   const tools = await opened.client.listAllTools();
-  renderTools(tools, $('tool-list'), $('tool-form'), (name, args) => board.call(name, args));
+  if (mine !== generation) return;
+  renderTools(
+    tools,
+    $('tool-list'),
+    $('tool-form'),
+    (name, args) => board.call(name, args),
+    $<HTMLInputElement>('tool-filter'),
+  );
   const journal = new LocalJournal(opened.url);
   board.resume(journal.list());
   stopWatchingJournal?.();

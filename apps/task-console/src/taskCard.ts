@@ -122,9 +122,11 @@ export class TaskCard {
     if ('error' in task && task.status === 'failed') this.showError(task.error as never, 'failed');
   }
 
-  /** Sets the progress bar (undefined: indeterminate). */
+  /** Sets the progress bar (undefined: indeterminate, except on a finished card, which never animates). */
   setProgress(fraction: number | undefined): void {
-    if (fraction === undefined) this.#progress.removeAttribute('value');
+    if (fraction === undefined && this.done) {
+      if (this.#progress.position < 0) this.#progress.value = 0;
+    } else if (fraction === undefined) this.#progress.removeAttribute('value');
     else if (this.#progress.value !== fraction) this.#progress.value = fraction;
   }
 
@@ -185,6 +187,8 @@ export class TaskCard {
     setText(this.#status, status.replace('_', ' '));
     setAttr(this.element, 'data-status', status);
     if (TERMINAL.has(status)) {
+      // A finished card shows where it stopped: an indeterminate (animated) bar would say it is still going.
+      if (this.#progress.position < 0) this.#progress.value = 0;
       this.#endedAt ??= Date.now();
       this.#cancel.hidden = true;
       this.tick(Date.now());

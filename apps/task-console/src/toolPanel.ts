@@ -2,18 +2,25 @@
 import type { Tool } from '@mcp-tasks/protocol';
 import { h } from './dom.js';
 import { schemaForm } from './schemaForm.js';
+import { isFixture, matchesFilter } from './toolGroups.js';
 
-/** Renders `tools` into `list`; choosing one shows its form in `formHost`, whose submit calls `onCall`. */
+/**
+ * Renders `tools` into `list`: the server's own tools first, then its conformance fixtures folded away under one
+ * summary. Typing in `filter` shows only the tools whose name, title or description contains the text (and opens
+ * the fixtures when one of them matches). Choosing a tool shows its form in `formHost`, whose submit calls `onCall`.
+ */
 export function renderTools(
   tools: readonly Tool[],
   list: HTMLElement,
   formHost: HTMLElement,
   onCall: (name: string, args: Record<string, unknown>) => void,
+  filter?: HTMLInputElement,
 ): void {
-  const buttons = tools.map((tool) => {
+  const buttons: HTMLButtonElement[] = [];
+  const item = (tool: Tool) => {
     const button = h(
       'button',
-      { type: 'button', class: 'tool-button', 'aria-expanded': 'false' },
+      { type: 'button', class: 'tool-button', 'aria-expanded': 'false', title: tool.name },
       tool.title ?? tool.name,
     );
     button.addEventListener('click', () => {
@@ -21,14 +28,47 @@ export function renderTools(
       formHost.replaceChildren(toolForm(tool, onCall));
       formHost.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
     });
-    return button;
-  });
+    buttons.push(button);
+    return h(
+      'li',
+      { 'data-tool': tool.name },
+      button,
+      h('span', { class: 'tool-description' }, tool.description ?? ''),
+    );
+  };
+  const own = tools.filter((tool) => !isFixture(tool));
+  const fixtures = tools.filter(isFixture);
+  const items = new Map<Tool, HTMLElement>();
+  for (const tool of [...own, ...fixtures]) items.set(tool, item(tool));
+  const folded =
+    fixtures.length === 0
+      ? undefined
+      : h(
+          'details',
+          { class: 'fixtures' },
+          h('summary', {}, `Conformance fixtures (${fixtures.length})`),
+          h('ul', { class: 'tool-list' }, ...fixtures.map((tool) => items.get(tool))),
+        );
   list.replaceChildren(
-    ...tools.map((tool, i) =>
-      h('li', { 'data-tool': tool.name }, buttons[i], h('span', { class: 'tool-description' }, tool.description ?? '')),
-    ),
+    ...own.map((tool) => items.get(tool) as HTMLElement),
+    ...(folded === undefined ? [] : [h('li', { class: 'fixture-group' }, folded)]),
   );
   formHost.replaceChildren();
+  if (filter === undefined) return;
+  const apply = () => {
+    let fixtureShown = false;
+    for (const [tool, element] of items) {
+      const shown = matchesFilter(tool, filter.value);
+      element.hidden = !shown;
+      if (shown && isFixture(tool)) fixtureShown = true;
+    }
+    if (folded !== undefined) {
+      folded.parentElement?.toggleAttribute('hidden', !fixtureShown);
+      if (filter.value.trim() !== '') folded.open = fixtureShown;
+    }
+  };
+  filter.oninput = apply;
+  apply();
 }
 
 function toolForm(tool: Tool, onCall: (name: string, args: Record<string, unknown>) => void): HTMLFormElement {

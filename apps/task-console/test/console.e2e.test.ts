@@ -58,6 +58,8 @@ async function expectText(page: Page, selector: string, pattern: RegExp): Promis
 /** Chooses a tool, fills its form (`fields` by property name) and calls it; returns the card of the new call. */
 async function callTool(page: Page, name: string, fields: Record<string, string> = {}) {
   const before = await page.locator(`li.card[data-tool="${name}"]`).count();
+  // Through the filter box, as a person finds a tool (conformance fixtures are folded away until one matches).
+  await page.locator('#tool-filter').fill(name);
   await page.locator(`#tool-list li[data-tool="${name}"] button`).click();
   const form = page.locator(`form.tool-form[data-tool="${name}"]`);
   for (const [field, value] of Object.entries(fields)) await form.locator(`[name="${field}"]`).fill(value);
@@ -83,6 +85,26 @@ describe('task console in Chromium', () => {
     await expectText(page, '[data-field="Protocol"]', /2026-07-28/);
     await expectText(page, '[data-field="Task updates"]', /polling/);
     expect(await page.locator('li[data-tool="checksum_data"] .tool-description').textContent()).toContain('SHA-256');
+  });
+
+  it('groups the tools: its own first, conformance fixtures folded away, a filter box; long names wrap', async () => {
+    const page = await connected();
+    const first = await page.locator('#tool-list > li').first().getAttribute('data-tool');
+    expect(first).not.toMatch(/^test_/);
+    const fixtures = page.locator('#tool-list details.fixtures');
+    expect(await fixtures.locator('summary').textContent()).toMatch(/^Conformance fixtures \(\d+\)$/);
+    expect(await fixtures.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.locator('li[data-tool="test_simple_text"]').isVisible()).toBe(false);
+    expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
+    // Nothing in the list is wider than the list: no side scrollbar hides a description.
+    const list = page.locator('#tool-list');
+    expect(await list.evaluate((l) => l.scrollWidth <= l.clientWidth)).toBe(true);
+    await shot(page, 'console-tools');
+    await page.locator('#tool-filter').fill('simple_text');
+    expect(await page.locator('li[data-tool="test_simple_text"]').isVisible()).toBe(true);
+    expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(false);
+    await page.locator('#tool-filter').fill('');
+    expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
   });
 
   it('calls a plain tool and shows its direct result', async () => {
@@ -199,6 +221,10 @@ describe('task console in Chromium', () => {
     await card.getByRole('button', { name: 'Cancel generate_report' }).click();
     await waitStatus(card, 'cancelled');
     expect(await card.locator('[data-testid=message]').textContent()).toBe('Cancelled by the client');
+    // A finished card's bar stands still: an indeterminate <progress> (position -1) animates.
+    expect(await card.locator('progress').evaluate((p) => (p as HTMLProgressElement).position)).toBeGreaterThanOrEqual(
+      0,
+    );
     await vi.waitFor(
       () => expect(stopsOf()).toMatchObject([{ tool: 'generate_report', taskId, reason: 'cancelled' }]),
       { timeout: 20_000, interval: 50 },

@@ -3,6 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@mcp-tasks/server';
+import { createHttpHandler } from '@mcp-tasks/transport-http/server';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, openPage, type TrackedPage } from './browser.js';
@@ -70,6 +71,20 @@ async function openConsole(endpoint: string) {
 
 const statusText = (page: Awaited<ReturnType<typeof openConsole>>) => page.locator('#connection').textContent();
 
+/** Types `url` in the connect form and submits it, as a person would. */
+async function connectTo(page: Awaited<ReturnType<typeof openConsole>>, url: string): Promise<void> {
+  await page.locator('#server-url').fill(url);
+  await page.locator('#connect-button').click();
+}
+
+/** An http URL on a port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<string> {
+  const probe = createServer();
+  const port = await listen(probe);
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
 describe('a console served from another origin', () => {
   it('works against a server that answers CORS and lists the console origin in allowedOrigins', async () => {
     const endpoint = `http://127.0.0.1:${await listen(corsMcpServer(mcp.handle, consoleOrigin))}/mcp`;
@@ -90,6 +105,51 @@ describe('a console served from another origin', () => {
         `The server refused this page's origin (403 Forbidden): it must list ${consoleOrigin} in its allowed origins.`,
       ),
     );
+  });
+
+  it('says why it cannot connect: wrong path (404); no CORS for this page; nothing there', async () => {
+    const cors = `http://127.0.0.1:${await listen(corsMcpServer(mcp.handle, consoleOrigin))}`;
+    const page = await openConsole(`${cors}/wrong`);
+    await vi.waitFor(async () =>
+      expect(await statusText(page)).toBe(
+        `No MCP endpoint at ${cors}/wrong (404 Not Found): check the path (MCP servers usually serve …/mcp).`,
+      ),
+    );
+    // A server that never answers CORS (the tool server's own endpoint from another origin): it is there, but the
+    // browser does not let the page read it.
+    const plain = `http://127.0.0.1:${await listen(createServer(createHttpHandler(mcp.handle)))}/mcp`;
+    await connectTo(page, plain);
+    await vi.waitFor(async () =>
+      expect(await statusText(page)).toBe(
+        `The server at ${plain} answers but does not let this page in: it sent no CORS headers for ${consoleOrigin}. Its Origin policy refuses this page (allow ${consoleOrigin} there), or nothing at this path takes MCP calls (check the path).`,
+      ),
+    );
+    const nothing = await closedPort();
+    await connectTo(page, nothing);
+    await vi.waitFor(async () =>
+      expect(await statusText(page)).toBe(
+        `Cannot reach ${nothing}: nothing answers there (the server is down, or the host or port is wrong).`,
+      ),
+    );
+    // Chromium reports the blocked request on the console; this test provoked it, and the page explained it.
+    const tracked = pages.at(-1);
+    const blocked = tracked?.errors.filter((e) => /blocked by CORS policy/.test(e)) ?? [];
+    expect(blocked.length).toBeGreaterThan(0);
+    tracked?.errors.splice(0, tracked.errors.length, ...(tracked?.errors.filter((e) => !blocked.includes(e)) ?? []));
+  });
+
+  it('starts clean on every connect: a failed connect leaves no tools, details or cards of the previous server', async () => {
+    const endpoint = `http://127.0.0.1:${await listen(corsMcpServer(mcp.handle, consoleOrigin))}/mcp`;
+    const page = await openConsole(endpoint);
+    await vi.waitFor(async () => expect(await statusText(page)).toMatch(/Connected to mcp-tasks-tool-server/));
+    await page.locator('li[data-tool="checksum_data"] button').click();
+    await page.getByRole('button', { name: 'Call checksum_data' }).click();
+    await vi.waitFor(async () => expect(await page.locator('li.card').count()).toBe(1));
+    await connectTo(page, await closedPort());
+    await vi.waitFor(async () => expect(await statusText(page)).toMatch(/^Cannot reach /));
+    expect(await page.locator('#tool-list li').count()).toBe(0);
+    expect(await page.locator('#server-info dt').count()).toBe(0);
+    expect(await page.locator('li.card').count()).toBe(0);
   });
 
   it('keeps the DNS-rebinding protection: a rebound Host name is refused even from the allowed origin', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -161,6 +162,30 @@ describe('dist/main.js', () => {
     expect(server.output().stderr).toMatch(
       /^mcp-tasks-tool-server: unknown option --transprot \(did you mean --transport\?\); valid options: --transport, --host, --port, --tools, --token, --log-level, --console, --store, --instance-id, --lease-ms, --keep-finished-ms, --max-tasks-per-principal, --max-connections, [-a-z, ]+, --max-depth, --help, --version \(see --help\)\n$/,
     );
+  });
+
+  it('an unreachable --store database: exits 1 with one line naming it (password hidden), never listens', async () => {
+    // A port nothing listens on: bind one, then close it.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const server = start([
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--store',
+      `postgres://me:secret@127.0.0.1:${port}/tasks`,
+    ]);
+    expect(await server.exited).toEqual([1, null]);
+    const { stderr } = server.output();
+    expect(stderr).toMatch(
+      new RegExp(
+        `^mcp-tasks-tool-server: cannot start: cannot use the task store at postgres://me:\\*\\*\\*@127\\.0\\.0\\.1:${port}/tasks: .*ECONNREFUSED.*\n$`,
+      ),
+    );
+    expect(stderr).not.toMatch(/secret|listening|\n\s+at /);
   });
 
   it('--help prints every option and exits 0', async () => {

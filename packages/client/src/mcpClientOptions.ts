@@ -92,7 +92,10 @@ export interface ProgressCallOptions extends CallOptions {
 
 /** Options of {@link McpClient.callTool} and {@link McpClient.resumeTask} (which has no use for `onProgress`). */
 export interface CallToolOptions extends ProgressCallOptions {
-  /** Sees every observed task state, the seed first (only when the server chose a task). */
+  /**
+   * Sees each observed task state that changed since the last one it saw (status, status message or
+   * `lastUpdatedAt`), the seed first (only when the server chose a task). A poll that finds nothing new is not reported.
+   */
   readonly onStatus?: TaskStatusListener | undefined;
   /**
    * In a 2025-11-25 session with a server that runs `tools/call` as tasks: ask for a task for a tool whose

@@ -12,6 +12,7 @@ import {
   ProtocolError,
   type Task,
 } from '@mcp-tasks/protocol';
+import { changedStatusListener } from './changedStatusListener.js';
 import type { Clock } from './clock.js';
 import {
   InputHandlerError,
@@ -70,7 +71,7 @@ export interface DriveTaskOptions<R> {
   readonly parseResult: (result: unknown) => R;
   /** Aborting it stops driving the task and sends `tasks/cancel`. */
   readonly signal?: AbortSignal | undefined;
-  /** Sees every observed task state, the seed first. */
+  /** Sees each observed task state that changed (status, message or `lastUpdatedAt`), the seed first. */
   readonly onStatus?: TaskStatusListener | undefined;
   /** Removed from when the client stops driving the task for good (see `TaskJournal`). */
   readonly journal?: TaskJournal | undefined;
@@ -103,12 +104,13 @@ export async function driveTask<R>(taskId: string, seed: Task | undefined, optio
     close: () => undefined,
   };
   const tracker = new TaskTracker(polling);
-  if (seed) notify(options.onStatus, seed);
+  const onStatus = changedStatusListener(options.onStatus);
+  if (seed) notify(onStatus, seed);
   let delayMs = seed?.status === 'working' ? pollDelay(seed, polling) : 0;
   try {
     for (;;) {
       const task = await observeOnce(observer, taskId, delayMs, signal);
-      notify(options.onStatus, task);
+      notify(onStatus, task);
       const decision = tracker.observe(task, clock.now());
       switch (decision.action) {
         case 'finish':

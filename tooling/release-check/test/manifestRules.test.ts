@@ -7,6 +7,7 @@ import {
   checkManifest,
   checkPackedManifest,
   exportTargets,
+  internalRangesServed,
   undeclaredTypeImports,
 } from '../manifestRules.js';
 
@@ -95,5 +96,29 @@ describe('undeclaredTypeImports', () => {
     expect(undeclaredTypeImports({ name: 'p', dependencies: { zod: '^4' } }, dts)).toEqual([
       'p: its type declarations import "ws", which it does not depend on',
     ]);
+  });
+});
+
+describe('internalRangesServed', () => {
+  const versions = new Map([
+    ['@mcp-tasks/protocol', '0.1.0'],
+    ['@mcp-tasks/task-store', '0.1.3'],
+  ]);
+  const packed = (dependencies: Record<string, string>) => ({ name: '@mcp-tasks/thing', dependencies });
+
+  it('accepts the ranges pnpm pack writes when the packed versions satisfy them, as a registry would', () => {
+    expect(
+      internalRangesServed(packed({ '@mcp-tasks/protocol': '^0.1.0', '@mcp-tasks/task-store': '~0.1.2' }), versions),
+    ).toEqual([]);
+    expect(internalRangesServed(packed({ zod: '^4.0.0' }), versions)).toEqual([]);
+  });
+
+  it('names a dependency whose packed version the range would not take from a registry', () => {
+    expect(internalRangesServed(packed({ '@mcp-tasks/protocol': '^0.2.0' }), versions)).toEqual([
+      '@mcp-tasks/thing: packed dependencies.@mcp-tasks/protocol is "^0.2.0", which version 0.1.0 does not satisfy',
+    ]);
+    // On 0.x a caret fixes the minor: ^0.0.1 does not take 0.1.0.
+    expect(internalRangesServed(packed({ '@mcp-tasks/protocol': '^0.0.1' }), versions)).toHaveLength(1);
+    expect(internalRangesServed(packed({ '@mcp-tasks/task-store': '~0.2.0' }), versions)).toHaveLength(1);
   });
 });
