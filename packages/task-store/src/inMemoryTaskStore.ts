@@ -1,12 +1,24 @@
 import { ChangeFeed } from './changeFeed.js';
 import { DeadlineHeap } from './deadlineHeap.js';
 import { deepFreeze } from './deepFreeze.js';
+import {
+  type ClaimOptions,
+  DEFAULT_MAX_STEP_BYTES,
+  DEFAULT_MAX_STEP_BYTES_PER_TASK,
+  type DurableTaskStore,
+  type RecordStepInput,
+  type RecordStepResult,
+  runnableAt,
+  type StepRecord,
+} from './durableTaskStore.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
 import { createIsoFormatter } from './isoClock.js';
+import { claimTask } from './leaseTransitions.js';
 import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
+import { measureStep, StepLog } from './stepLog.js';
 import { createTaskIdGenerator, type RandomFill } from './taskId.js';
 import {
   type CreateTaskOptions,
@@ -17,7 +29,6 @@ import {
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
-  type TaskStore,
   type TaskStoreLimits,
   type Unsubscribe,
 } from './taskStore.js';
@@ -50,6 +61,10 @@ export interface InMemoryTaskStoreStats {
   readonly deadlineEntries: number;
   /** Lease heap entries, including stale ones. */
   readonly leaseEntries: number;
+  /** Runnable-queue heap entries (durable tasks), including stale ones. */
+  readonly runnableEntries: number;
+  /** Tasks with recorded steps. */
+  readonly stepTasks: number;
   /** Whether the single expiry timer is scheduled. */
   readonly timerActive: boolean;
 }
@@ -60,15 +75,19 @@ const LEASE_SLACK = 64;
 /**
  * The in-memory `TaskStore`: a `Map` of deep-frozen records replaced (never mutated) on every change, one expiry
  * timer over a min-heap of deadlines (it expires tasks on its own; `expireDue` is there for callers that sweep),
- * a min-heap of lease deadlines for `lapsedLeases`, and synchronous delivery of the change feed right after each
- * write. Returned records are shared, not copied. For one process (or several servers in one process); state is
- * lost on restart.
+ * a min-heap of lease deadlines for `lapsedLeases`, a min-heap of runnable times for `claim`, and synchronous delivery
+ * of the change feed right after each write. Returned records are shared, not copied. For one process (or several
+ * servers in one process); state, steps included, is lost on restart.
  */
-export class InMemoryTaskStore implements TaskStore {
+export class InMemoryTaskStore implements DurableTaskStore {
   readonly #records = new Map<string, TaskRecord>();
   readonly #tally = new OwnerTally();
   readonly #expiry: ExpiryScheduler;
   readonly #leases = new DeadlineHeap();
+  readonly #runnable = new DeadlineHeap();
+  readonly #steps = new StepLog();
+  readonly #maxStepBytes: number;
+  readonly #maxStepBytesPerTask: number;
   readonly #feed: ChangeFeed;
   readonly #now: () => number;
   readonly #newId: () => string;
@@ -103,6 +122,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
     this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#maxStepBytes = options.maxStepBytes ?? DEFAULT_MAX_STEP_BYTES;
+    this.#maxStepBytesPerTask = options.maxStepBytesPerTask ?? DEFAULT_MAX_STEP_BYTES_PER_TASK;
   }
 
   /** What the store retains right now, for leak checks and monitoring. */
@@ -113,6 +134,8 @@ export class InMemoryTaskStore implements TaskStore {
       watchers: this.#feed.size,
       deadlineEntries: this.#expiry.size,
       leaseEntries: this.#leases.size,
+      runnableEntries: this.#runnable.size,
+      stepTasks: this.#steps.size,
       timerActive: this.#expiry.active,
     };
   }
@@ -130,6 +153,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.#tally.created(owner);
     if (record.ttlMs !== null) this.#expiry.add(now + record.ttlMs, taskId);
     if (record.lease !== undefined) this.#leases.push(record.lease.until, taskId);
+    this.#queue(undefined, record);
     return record;
   }
 
@@ -199,8 +223,49 @@ export class InMemoryTaskStore implements TaskStore {
     if (lease !== undefined && (current.lease === undefined || lease.until < current.lease.until)) {
       this.#leases.push(lease.until, taskId);
     }
+    this.#queue(current, record);
     if (this.#feed.size !== 0) this.#feed.emit({ type: 'updated', record });
     return record;
+  }
+
+  /** Keeps the runnable heap current: a new or earlier runnable time gets an entry (later ones re-queue on pop). */
+  #queue(current: TaskRecord | undefined, record: TaskRecord): void {
+    const due = runnableAt(record);
+    if (due === null) return;
+    const before = current === undefined ? null : runnableAt(current);
+    if (before === null || due < before) this.#runnable.push(due, record.taskId);
+  }
+
+  async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
+    this.#assertOpen();
+    const measured = measureStep(step, this.#maxStepBytes);
+    const record = this.#find(owner, taskId);
+    if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker)
+      return { ok: false };
+    const stamp = this.#iso(this.#now());
+    return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
+  }
+
+  async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {
+    this.#assertOpen();
+    return this.#find(owner, taskId) === undefined ? [] : this.#steps.steps(taskId);
+  }
+
+  async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    const { worker, limit, leaseMs, now } = options;
+    const claimed: TaskRecord[] = [];
+    while (this.#runnable.size > 0 && claimed.length < limit && this.#runnable.peek() <= now) {
+      const taskId = this.#runnable.pop() as string;
+      const record = this.#records.get(taskId);
+      const due = record === undefined ? null : runnableAt(record);
+      // Stale entry: no longer runnable (drop), or runnable later (re-queue at its time).
+      if (record === undefined || due === null) continue;
+      const next = claimTask(record, worker, now + leaseMs, now);
+      if (next === undefined) this.#runnable.push(due, taskId);
+      else claimed.push(this.#write(record, next));
+    }
+    return claimed;
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
@@ -223,6 +288,7 @@ export class InMemoryTaskStore implements TaskStore {
       const record = this.#records.get(taskId);
       // Stale entry: the task is gone, ended or has no lease (drop), or the lease was renewed (re-queue).
       if (record === undefined || isTerminalStatus(record.status) || record.lease === undefined) continue;
+      if (record.execution !== undefined) continue; // durable: `claim` recovers it
       if (record.lease.until > now) this.#leases.push(record.lease.until, taskId);
       else lapsed.push(record);
     }
@@ -241,6 +307,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.#closed = true;
     this.#expiry.stop();
     this.#leases.clear();
+    this.#runnable.clear();
+    this.#steps.clear();
     this.#feed.clear();
     this.#records.clear();
     this.#tally.clear();
@@ -255,6 +323,7 @@ export class InMemoryTaskStore implements TaskStore {
     const record = this.#records.get(taskId);
     if (record === undefined) return;
     this.#records.delete(record.taskId);
+    this.#steps.remove(record.taskId);
     this.#tally.removed(record.owner, record.taskId, isTerminalStatus(record.status));
     this.#compactLeases();
     this.#expiredNow?.push(record);

@@ -5,10 +5,28 @@
  * @module @mcp-tasks/task-store
  */
 
+export type {
+  ClaimOptions,
+  DurableTaskStore,
+  ExecutionState,
+  RecordStepInput,
+  RecordStepResult,
+  StepRecord,
+  StepValue,
+  TaskExecution,
+} from './durableTaskStore.js';
+export {
+  DEFAULT_MAX_STEP_BYTES,
+  DEFAULT_MAX_STEP_BYTES_PER_TASK,
+  isDurableTaskStore,
+  MAX_STEP_NAME_LENGTH,
+  runnableAt,
+} from './durableTaskStore.js';
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
 export type { TaskListPosition } from './listCursor.js';
 export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
+export { measureStep, taskStepLimit } from './stepLog.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
 export type { TaskOperationsOptions } from './taskOperations.js';

@@ -185,6 +185,16 @@ export class TaskOperations {
     return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
   }
 
+  /** Parks the durable task `worker` runs while it waits for input (see `transitions.parkTask`): lease released. */
+  parkTask(owner: TaskOwner, taskId: string, worker: string): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.parkTask(current, worker));
+  }
+
+  /** Hands the durable task `worker` runs back to the queue at once, claimable from `notBefore` (default now). */
+  handBackTask(owner: TaskOwner, taskId: string, worker: string, notBefore?: number): Promise<SwapResult> {
+    return this.#apply(owner, taskId, (current) => transitions.handBackTask(current, worker, notBefore));
+  }
+
   /** Resolves once the store's change feed is watched (the first call starts it). */
   ready(): Promise<void> {
     this.#assertOpen();

@@ -17,6 +17,7 @@ import type {
   Error as JsonRpcError,
   TaskStatus,
 } from '@mcp-tasks/protocol';
+import type { TaskExecution } from './taskExecution.js';
 
 // The wire payload types come from the protocol package; re-exported so store users need one import.
 export type { InputRequest, InputResponse, InputResponses, TaskStatus };
@@ -82,6 +83,8 @@ export interface TaskRecord {
   readonly requestMeta?: JsonObject;
   /** Who runs the tool and until when; absent for tasks nobody runs, and cleared when the task ends. */
   readonly lease?: TaskLease;
+  /** Present on durable tasks only (created with `durable: true`): where their work stands. */
+  readonly execution?: TaskExecution;
 }
 
 /** What `create` needs. */
@@ -104,6 +107,11 @@ export interface CreateTaskOptions {
   readonly requestMeta?: JsonObject;
   /** The lease of the worker that will run the task's tool, written atomically with the task. */
   readonly lease?: TaskLease;
+  /**
+   * Makes the task's work durable (`TaskRecord.execution`): with a `lease` it starts `running` on that worker
+   * (attempt 1), without one it starts `queued` for any worker's `claim`. @default false
+   */
+  readonly durable?: boolean;
 }
 
 /**
@@ -253,6 +261,10 @@ export interface TaskStoreLimits {
    * tasks quickly is never refused for that, and what it can make the store hold stays bounded. @default Infinity
    */
   readonly maxFinishedTasksPerOwner?: number;
+  /** Largest step result (bytes of its JSON text, UTF-8) `recordStep` accepts. @default 1 MiB */
+  readonly maxStepBytes?: number;
+  /** Largest sum of one task's step results (bytes of their JSON text). @default 8 MiB */
+  readonly maxStepBytesPerTask?: number;
   /** Called after every expiry sweep. */
   readonly onSweep?: (stats: SweepStats) => void;
 }
@@ -299,7 +311,8 @@ export interface TaskStore {
    */
   expireDue(now: number, limit: number): Promise<readonly TaskRecord[]>;
   /**
-   * Up to `limit` non-terminal tasks whose lease ran out at or before `now` (their worker stopped renewing it).
+   * Up to `limit` non-terminal tasks that are not durable (no `execution`: a durable task with a lapsed lease is
+   * claimable instead) whose lease ran out at or before `now` (their worker stopped renewing it).
    * A task is returned again by later calls until a write resolves it (fails it, or gives it a new lease).
    */
   lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]>;
