@@ -1,29 +1,37 @@
 import {
+  type ClaimOptions,
   type CreateTaskOptions,
   checkListLimit,
   createTaskIdGenerator,
+  DEFAULT_MAX_STEP_BYTES,
+  DEFAULT_MAX_STEP_BYTES_PER_TASK,
+  type DurableTaskStore,
   decodeListCursor,
   encodeListCursor,
   isTerminalStatus,
   type ListTasksOptions,
+  measureStep,
+  type RecordStepInput,
+  type RecordStepResult,
+  type StepRecord,
   type SwapResult,
   type TaskListener,
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
-  type TaskStore,
   TaskStoreError,
   taskLimitReached,
+  taskStepLimit,
   type Unsubscribe,
 } from '@mcp-tasks/task-store';
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
-import { encodeText } from './nulSafe.js';
+import { encodeJson, encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
 import type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
-import { changeOf, parseRecord, writeValues } from './rows.js';
+import { changeOf, parseRecord, parseStep, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { createStorePool } from './storePool.js';
 import { mapDatabaseError } from './unavailable.js';
@@ -40,7 +48,7 @@ const byteLength = (text: string) => new TextEncoder().encode(text).length;
  * When the database cannot be reached, calls reject with `TaskStoreUnavailableError` (`-32603` with a message
  * naming the database) and the store keeps trying on later calls; it never throws asynchronously.
  */
-export class PostgresTaskStore implements TaskStore {
+export class PostgresTaskStore implements DurableTaskStore {
   /**
    * This instance's id in change notifications (`instanceId` option, or a random `store-…` id), so it skips its own.
    */
@@ -56,6 +64,8 @@ export class PostgresTaskStore implements TaskStore {
   readonly #maxTtlMs: number | null;
   readonly #maxTasksPerOwner: number;
   readonly #maxFinishedTasksPerOwner: number;
+  readonly #maxStepBytes: number;
+  readonly #maxStepBytesPerTask: number;
   readonly #where: string;
   readonly #poolWaitTimeoutMs: number;
   #migrated: Promise<void> | undefined;
@@ -86,6 +96,8 @@ export class PostgresTaskStore implements TaskStore {
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
     this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#maxStepBytes = options.maxStepBytes ?? DEFAULT_MAX_STEP_BYTES;
+    this.#maxStepBytesPerTask = options.maxStepBytesPerTask ?? DEFAULT_MAX_STEP_BYTES_PER_TASK;
     const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
     const max = options.maxConnections ?? 10;
     this.#pool = createStorePool(config, { max, connectTimeoutMs, poolWaitTimeoutMs: this.#poolWaitTimeoutMs });
@@ -249,6 +261,50 @@ export class PostgresTaskStore implements TaskStore {
     this.#assertOpen();
     await this.migrate();
     return this.#records(this.#sql.lapsedLeases, [now, limit]);
+  }
+
+  /** One statement: claims, writes and announces (`SKIP LOCKED`, so instances claiming at once never collide). */
+  async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    const { worker, limit, leaseMs, now } = options;
+    await this.migrate();
+    const claimed = await this.#records(this.#sql.claim, [now, limit, now + leaseMs, worker, this.instanceId]);
+    for (const record of claimed) this.#feed.updated(record);
+    return claimed;
+  }
+
+  /** One statement (one round trip): checks the lease holder and the task's total, writes or returns the stored step. */
+  async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
+    this.#assertOpen();
+    const { json, bytes } = measureStep(step, this.#maxStepBytes);
+    await this.migrate();
+    const values = [encodeText(taskId), encodeText(owner), encodeText(worker), encodeText(step.name)];
+    const rows = (
+      await this.#run(this.#sql.recordStep, [
+        ...values,
+        step.attempt,
+        bytes,
+        encodeJson(json),
+        this.#maxStepBytesPerTask,
+      ])
+    ).rows;
+    const outcome = rows[0]?.outcome as string | undefined;
+    if (outcome === 'fresh' || outcome === 'stored') {
+      return { ok: true, fresh: outcome === 'fresh', step: parseStep(rows[0] as Record<string, unknown>) };
+    }
+    if (outcome === 'too_large') throw taskStepLimit(step.name, this.#maxStepBytesPerTask);
+    if (outcome === 'raced') {
+      // Another write of the same name committed between our read and insert: its step stands.
+      const stored = (await this.steps(owner, taskId)).find((candidate) => candidate.name === step.name);
+      if (stored !== undefined) return { ok: true, fresh: false, step: stored };
+    }
+    return { ok: false };
+  }
+
+  async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {
+    this.#assertOpen();
+    await this.migrate();
+    return (await this.#run(this.#sql.steps, [encodeText(taskId), encodeText(owner)])).rows.map(parseStep);
   }
 
   /**

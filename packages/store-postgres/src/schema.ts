@@ -1,3 +1,5 @@
+import { durableMigration, durableStatements } from './durableStatements.js';
+
 /** The terminal statuses as SQL: a row in one of them is never written again. */
 const TERMINAL = `('completed', 'failed', 'cancelled')`;
 
@@ -31,6 +33,9 @@ export interface Statements {
   readonly swap: string;
   readonly expireDue: string;
   readonly lapsedLeases: string;
+  readonly claim: string;
+  readonly recordStep: string;
+  readonly steps: string;
   readonly changedSince: string;
   readonly highWater: string;
 }
@@ -47,8 +52,11 @@ function listFrom(table: string): string {
       WHERE owner = $1 AND (deadline IS NULL OR deadline > $2)`;
 }
 
-/** The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease, record. */
-const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, record, seq';
+/**
+ * The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease,
+ * runnable time (durable work: when `claim` may take it), record.
+ */
+const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, runnable_at, record, seq';
 
 /**
  * Builds the statements for `table`. Columns hold what the database queries by (owner, version, status, deadline,
@@ -94,12 +102,13 @@ export function statementsFor(table: string): Statements {
         version integer NOT NULL,
         expired_at bigint NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);`,
+      CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);
+      ${durableMigration(table)}`,
     insert: `INSERT INTO ${table} (${WRITE_COLUMNS})
-      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}'))`,
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, nextval('${seq}'))`,
     insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
-      SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}')
-      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2 AND status NOT IN ${TERMINAL}) < $8`,
+      SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, nextval('${seq}')
+      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2 AND status NOT IN ${TERMINAL}) < $9`,
     // Finished tasks of an owner beyond the newest $2 become due now; the expiry sweep removes them with tombstones,
     // so listeners hear of them as of any expiry. Terminal rows are never written again, so `seq` is finish order.
     evictFinished: `UPDATE ${table} SET deadline = ${NOW_MS}
@@ -116,11 +125,11 @@ export function statementsFor(table: string): Statements {
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
     // The conditional write of every transition; the notification is sent when it commits.
     swap: `WITH written AS (
-        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, record = $8::jsonb,
-          seq = nextval('${seq}')
+        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
+          record = $9::jsonb, seq = nextval('${seq}')
         WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
         RETURNING task_id, owner, version, seq)
-      SELECT ${notify('u', 'seq', '$9', 'NULL')} FROM written`,
+      SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`,
     // Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
     // (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
     // of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
@@ -139,8 +148,10 @@ export function statementsFor(table: string): Statements {
           ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED))
       SELECT record::text AS record, expired_seq, ${notify('x', 'expired_seq', '$3', recordIfSmall)}
       FROM removed JOIN tombstones USING (task_id)`,
+    // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
     lapsedLeases: `SELECT record::text AS record FROM ${table}
-      WHERE lease_until <= $1 AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
+      WHERE lease_until <= $1 AND runnable_at IS NULL AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
+    ...durableStatements(table, notify('u', 'seq', '$5', 'NULL')),
     // Writes and expiries after a sequence number, in sequence order (a tombstone has no record, only its task).
     changedSince: `SELECT seq, record::text AS record, NULL::text AS task_id, NULL::text AS owner, version
         FROM ${table} WHERE seq > $1
