@@ -22,15 +22,15 @@ export {
   MAX_STEP_NAME_LENGTH,
   runnableAt,
 } from './durableTaskStore.js';
-export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
+export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 export type { TaskListPosition } from './listCursor.js';
 export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 export { measureStep, taskStepLimit } from './stepLog.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
-export type { TaskOperationsOptions } from './taskOperations.js';
 export { TaskOperations } from './taskOperations.js';
+export type { TaskOperationsOptions } from './taskOperationsOptions.js';
 export type {
   CreateTaskOptions,
   InputRequest,

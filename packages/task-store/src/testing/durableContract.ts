@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DurableTaskStore, isDurableTaskStore } from '../durableTaskStore.js';
+import { handBackTask, parkTask } from '../leaseTransitions.js';
 import type { TaskStoreLimits } from '../taskStore.js';
 import { ACCEPT, type ContractStore, ELICIT, expectStoreError, type OpenStore, RESULT } from './contractContext.js';
 
@@ -66,14 +67,14 @@ export function durableContract(open: OpenStore): void {
       const [ops, store] = await openDurable();
       const task = await ops.create('alice', { ttlMs: null, durable: true });
       await claim(store, 'w1');
-      expect((await ops.handBackTask('alice', task.taskId, 'w2')).ok).toBe(false);
-      const handed = await ops.handBackTask('alice', task.taskId, 'w1');
+      expect((await ops.apply('alice', task.taskId, (current) => handBackTask(current, 'w2'))).ok).toBe(false);
+      const handed = await ops.apply('alice', task.taskId, (current) => handBackTask(current, 'w1'));
       expect(handed.ok && handed.record.execution).toEqual({ state: 'queued', attempt: 1 });
       expect(handed.ok && handed.record.lease).toBeUndefined();
       const [again] = await claim(store, 'w2');
       expect(again?.execution).toEqual({ state: 'running', attempt: 2 });
       const later = Date.now() + 30_000;
-      await ops.handBackTask('alice', task.taskId, 'w2', later);
+      await ops.apply('alice', task.taskId, (current) => handBackTask(current, 'w2', later));
       expect(await claim(store, 'w3')).toEqual([]);
       expect((await claim(store, 'w3', 10, later))[0]?.execution).toEqual({ state: 'running', attempt: 3 });
     });
@@ -87,7 +88,7 @@ export function durableContract(open: OpenStore): void {
       const first = await ops.requestInput('alice', task.taskId, ELICIT);
       const second = await ops.requestInput('alice', task.taskId, ELICIT);
       if (!first.ok || !second.ok) throw new Error('requestInput refused');
-      const parked = await ops.parkTask('alice', task.taskId, 'w1');
+      const parked = await ops.apply('alice', task.taskId, (current) => parkTask(current, 'w1'));
       expect(parked.ok && parked.record.execution).toEqual({ state: 'parked', attempt: 1 });
       expect(parked.ok && parked.record.lease).toBeUndefined();
       expect(await claim(store, 'w2', 10, Date.now() + 10 * LEASE_MS)).toEqual([]);
@@ -108,7 +109,7 @@ export function durableContract(open: OpenStore): void {
       const asked = await ops.requestInput('alice', task.taskId, ELICIT);
       if (!asked.ok) throw new Error('requestInput refused');
       await ops.resolveInputs('alice', task.taskId, { [asked.key]: ACCEPT });
-      const parked = await ops.parkTask('alice', task.taskId, 'w1');
+      const parked = await ops.apply('alice', task.taskId, (current) => parkTask(current, 'w1'));
       expect(parked.ok && parked.record.execution?.state).toBe('queued');
       expect(await claim(store, 'w2')).toHaveLength(1);
     });
