@@ -3,8 +3,6 @@ import {
   type CreateTaskOptions,
   checkListLimit,
   createTaskIdGenerator,
-  DEFAULT_MAX_STEP_BYTES,
-  DEFAULT_MAX_STEP_BYTES_PER_TASK,
   type DurableTaskStore,
   decodeListCursor,
   encodeListCursor,
@@ -21,18 +19,21 @@ import {
   type TaskRecord,
   TaskStoreError,
   taskLimitReached,
-  taskStepLimit,
   type Unsubscribe,
 } from '@mcp-tasks/task-store';
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
-import { encodeJson, encodeText } from './nulSafe.js';
+import { clientConfigOf, describeTarget, preparedNames } from './connectionConfig.js';
+import { DurableQueries } from './durableQueries.js';
+import { insertUnderLimit, type OwnerLimits } from './insertUnderLimit.js';
+import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
 import type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
-import { changeOf, parseRecord, parseStep, writeValues } from './rows.js';
+import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
+import { StatementRunner } from './statementRunner.js';
 import { createStorePool } from './storePool.js';
 import { mapDatabaseError } from './unavailable.js';
 
@@ -56,16 +57,15 @@ export class PostgresTaskStore implements DurableTaskStore {
   readonly #pool: pg.Pool;
   readonly #poolClients = new OpenClients();
   readonly #sql: Statements;
-  /** The name each parameterised statement is prepared under, by its text. */
-  readonly #prepared: ReadonlyMap<string, string>;
+  readonly #runner: StatementRunner;
+  readonly #durable: DurableQueries;
+  readonly #ownerLimits: OwnerLimits;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
   readonly #newId: () => string;
   readonly #maxTtlMs: number | null;
   readonly #maxTasksPerOwner: number;
   readonly #maxFinishedTasksPerOwner: number;
-  readonly #maxStepBytes: number;
-  readonly #maxStepBytesPerTask: number;
   readonly #where: string;
   readonly #poolWaitTimeoutMs: number;
   #migrated: Promise<void> | undefined;
@@ -81,35 +81,34 @@ export class PostgresTaskStore implements DurableTaskStore {
       throw new TypeError('PostgresTaskStore needs a connectionString (or clientConfig)');
     }
     const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-    const config: pg.ClientConfig = {
-      ...options.clientConfig,
-      ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
-      statement_timeout: options.statementTimeoutMs ?? 5_000,
-      connectionTimeoutMillis: connectTimeoutMs,
-    };
+    const config = clientConfigOf(options, connectTimeoutMs);
     this.#poolWaitTimeoutMs = options.poolWaitTimeoutMs ?? 30_000;
     this.#where = describeTarget(config);
     this.#sql = statementsFor(options.table ?? 'mcp_tasks');
-    this.#prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
     this.#newId = createTaskIdGenerator(options.randomFill);
     this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
     this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
-    this.#maxStepBytes = options.maxStepBytes ?? DEFAULT_MAX_STEP_BYTES;
-    this.#maxStepBytesPerTask = options.maxStepBytesPerTask ?? DEFAULT_MAX_STEP_BYTES_PER_TASK;
     const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
     const max = options.maxConnections ?? 10;
     this.#pool = createStorePool(config, { max, connectTimeoutMs, poolWaitTimeoutMs: this.#poolWaitTimeoutMs });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.#pool.on('error', onError);
     this.#pool.on('connect', (client) => this.#poolClients.track(client));
+    const prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
+    this.#runner = new StatementRunner(this.#pool, prepared, this.#where, this.#poolWaitTimeoutMs);
+    this.#ownerLimits = {
+      maxTasksPerOwner: this.#maxTasksPerOwner,
+      maxFinishedTasksPerOwner: this.#maxFinishedTasksPerOwner,
+      mapError: (error) => this.#runner.mapError(error),
+    };
     this.#feed = new PostgresChangeFeed(
       {
         instanceId: this.instanceId,
-        fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
+        fetch: (ids) => this.#runner.records(this.#sql.getMany, [ids.map(encodeText)]),
         changedSince: async (seq, limit) =>
-          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
+          (await this.#runner.query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
       },
       options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
       onError,
@@ -119,11 +118,12 @@ export class PostgresTaskStore implements DurableTaskStore {
       onReconnected: () => this.#feed.catchUp(),
       onError,
     });
+    this.#durable = new DurableQueries(this.#runner, this.#sql, this.#feed, this.instanceId, options);
   }
 
   /** Creates the table if needed (also done by the first call); rejects when the database is unreachable. */
   migrate(): Promise<void> {
-    this.#migrated ??= this.#run(this.#sql.migrate, []).then(
+    this.#migrated ??= this.#runner.run(this.#sql.migrate, []).then(
       () => undefined,
       (error: unknown) => {
         this.#migrated = undefined; // try again on the next call
@@ -146,8 +146,10 @@ export class PostgresTaskStore implements DurableTaskStore {
       const unlimited =
         this.#maxTasksPerOwner === Number.POSITIVE_INFINITY &&
         this.#maxFinishedTasksPerOwner === Number.POSITIVE_INFINITY;
-      if (unlimited) await this.#run(this.#sql.insert, values);
-      else if (!(await this.#insertUnderLimit(values))) throw taskLimitReached(this.#maxTasksPerOwner);
+      if (unlimited) await this.#runner.run(this.#sql.insert, values);
+      else if (!(await insertUnderLimit(this.#pool, this.#sql, values, this.#ownerLimits))) {
+        throw taskLimitReached(this.#maxTasksPerOwner);
+      }
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
         throw new TaskStoreError('invalid_argument', `Task id ${taskId} is in use`);
@@ -157,38 +159,10 @@ export class PostgresTaskStore implements DurableTaskStore {
     return record;
   }
 
-  /**
-   * Under a per-owner lock, so concurrent creates cannot pass the limits together: marks the owner's finished tasks
-   * beyond `maxFinishedTasksPerOwner` due, then inserts if the owner's live tasks are under `maxTasksPerOwner`.
-   */
-  async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
-    const client = await this.#pool.connect().catch((error: unknown) => {
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    });
-    try {
-      await client.query('BEGIN');
-      await client.query(this.#sql.lockOwner, [values[1]]);
-      if (this.#maxFinishedTasksPerOwner !== Number.POSITIVE_INFINITY) {
-        await client.query(this.#sql.evictFinished, [values[1], this.#maxFinishedTasksPerOwner]);
-      }
-      const inserted =
-        this.#maxTasksPerOwner === Number.POSITIVE_INFINITY
-          ? await client.query(this.#sql.insert, [...values])
-          : await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
-      await client.query('COMMIT');
-      return inserted.rowCount === 1;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    } finally {
-      client.release();
-    }
-  }
-
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     await this.migrate();
-    return (await this.#records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
+    return (await this.#runner.records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
   }
 
   /** One indexed keyset query (owner, creation time, id); reads one row more than the page to tell if more follow. */
@@ -201,8 +175,8 @@ export class PostgresTaskStore implements DurableTaskStore {
     const base = [encodeText(owner), Date.now(), limit + 1];
     const rows =
       after === undefined
-        ? await this.#records(this.#sql.list, base)
-        : await this.#records(this.#sql.listAfter, [...base, after.createdAt, encodeText(after.taskId)]);
+        ? await this.#runner.records(this.#sql.list, base)
+        : await this.#runner.records(this.#sql.listAfter, [...base, after.createdAt, encodeText(after.taskId)]);
     if (rows.length <= limit) return { tasks: rows };
     const tasks = rows.slice(0, limit);
     return { tasks, nextCursor: encodeListCursor(tasks[tasks.length - 1] as TaskRecord) };
@@ -221,7 +195,7 @@ export class PostgresTaskStore implements DurableTaskStore {
       throw refusal;
     }
     await this.migrate();
-    const written = await this.#run(this.#sql.swap, [
+    const written = await this.#runner.run(this.#sql.swap, [
       encodeText(taskId),
       encodeText(owner),
       expectedVersion,
@@ -249,7 +223,7 @@ export class PostgresTaskStore implements DurableTaskStore {
     this.#assertOpen();
     await this.migrate();
     const removed: TaskRecord[] = [];
-    for (const row of (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
+    for (const row of (await this.#runner.run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
       const record = parseRecord(row.record as string);
       removed.push(record);
       this.#feed.expired(record, Number(row.expired_seq));
@@ -260,51 +234,26 @@ export class PostgresTaskStore implements DurableTaskStore {
   async lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    return this.#records(this.#sql.lapsedLeases, [now, limit]);
+    return this.#runner.records(this.#sql.lapsedLeases, [now, limit]);
   }
 
-  /** One statement: claims, writes and announces (`SKIP LOCKED`, so instances claiming at once never collide). */
   async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
-    const { worker, limit, leaseMs, now } = options;
     await this.migrate();
-    const claimed = await this.#records(this.#sql.claim, [now, limit, now + leaseMs, worker, this.instanceId]);
-    for (const record of claimed) this.#feed.updated(record);
-    return claimed;
+    return this.#durable.claim(options);
   }
 
-  /** One statement (one round trip): checks the lease holder and the task's total, writes or returns the stored step. */
   async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
     this.#assertOpen();
-    const { json, bytes } = measureStep(step, this.#maxStepBytes);
+    const measured = measureStep(step, this.#durable.maxStepBytes);
     await this.migrate();
-    const values = [encodeText(taskId), encodeText(owner), encodeText(worker), encodeText(step.name)];
-    const rows = (
-      await this.#run(this.#sql.recordStep, [
-        ...values,
-        step.attempt,
-        bytes,
-        encodeJson(json),
-        this.#maxStepBytesPerTask,
-      ])
-    ).rows;
-    const outcome = rows[0]?.outcome as string | undefined;
-    if (outcome === 'fresh' || outcome === 'stored') {
-      return { ok: true, fresh: outcome === 'fresh', step: parseStep(rows[0] as Record<string, unknown>) };
-    }
-    if (outcome === 'too_large') throw taskStepLimit(step.name, this.#maxStepBytesPerTask);
-    if (outcome === 'raced') {
-      // Another write of the same name committed between our read and insert: its step stands.
-      const stored = (await this.steps(owner, taskId)).find((candidate) => candidate.name === step.name);
-      if (stored !== undefined) return { ok: true, fresh: false, step: stored };
-    }
-    return { ok: false };
+    return this.#durable.recordStep(owner, taskId, worker, step, measured);
   }
 
   async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    return (await this.#run(this.#sql.steps, [encodeText(taskId), encodeText(owner)])).rows.map(parseStep);
+    return this.#durable.steps(owner, taskId);
   }
 
   /**
@@ -325,7 +274,7 @@ export class PostgresTaskStore implements DurableTaskStore {
   async #startListening(): Promise<void> {
     await this.#listener.start();
     // Where a catch-up after a lost connection starts: nothing before LISTEN was active is owed.
-    this.#feed.startAt(Number((await this.#run(this.#sql.highWater, [])).rows[0]?.seq ?? 0));
+    this.#feed.startAt(Number((await this.#runner.run(this.#sql.highWater, [])).rows[0]?.seq ?? 0));
   }
 
   /** For tests: drops the listening connection as a network failure would; it reconnects and catches up. */
@@ -335,8 +284,7 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   /**
    * Stops the change feed and closes every connection; resolves once all their sockets have closed (calls still
-   * running finish first), so the database may be stopped or dropped right after. Idempotent: a second call
-   * resolves at once.
+   * running finish first), so the database may be stopped or dropped right after. Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -346,54 +294,7 @@ export class PostgresTaskStore implements DurableTaskStore {
     await this.#poolClients.allEnded();
   }
 
-  async #records(text: string, values: readonly unknown[]): Promise<TaskRecord[]> {
-    return (await this.#run(text, values)).rows.map((row) => parseRecord(row.record as string));
-  }
-
-  async #run(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    try {
-      return await this.#query(text, values);
-    } catch (error) {
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    }
-  }
-
-  #query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    if (values.length === 0) return this.#pool.query(text);
-    const name = this.#prepared.get(text);
-    return name === undefined
-      ? this.#pool.query(text, values as unknown[])
-      : this.#pool.query({ name, text, values: values as unknown[] });
-  }
-
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
-}
-
-/**
- * Names for the parameterised statements (`$1`…), prepared once per connection by `pg` and then only bound and
- * executed: the database parses and plans a `get` once per connection instead of on every call. Empty when
- * `enabled` is false (for poolers that cannot keep prepared statements).
- */
-function preparedNames(sql: Statements, table: string, enabled: boolean): ReadonlyMap<string, string> {
-  const names = new Map<string, string>();
-  if (!enabled) return names;
-  for (const [key, text] of Object.entries(sql)) {
-    if (typeof text === 'string' && text.includes('$1')) names.set(text, `${table}_${key}`);
-  }
-  return names;
-}
-
-/** `host:port/database` of a connection config, for error messages (never the password). */
-function describeTarget(config: pg.ClientConfig): string {
-  if (config.connectionString !== undefined) {
-    try {
-      const url = new URL(config.connectionString);
-      return `${url.hostname}:${url.port || 5432}${url.pathname}`;
-    } catch {
-      return 'the configured address';
-    }
-  }
-  return `${config.host ?? 'localhost'}:${config.port ?? 5432}/${config.database ?? ''}`;
 }

@@ -76,34 +76,7 @@ export function statementsFor(table: string): Statements {
   const recordIfSmall = `CASE WHEN octet_length(record::text) < ${NOTIFY_RECORD_LIMIT} THEN record END`;
   return {
     channel: table,
-    // Serialised by an advisory lock so instances starting together do not race on CREATE.
-    migrate: `
-      SELECT pg_advisory_xact_lock(hashtext('${table}'));
-      CREATE SEQUENCE IF NOT EXISTS ${seq};
-      CREATE TABLE IF NOT EXISTS ${table} (
-        task_id text PRIMARY KEY,
-        owner text NOT NULL,
-        version integer NOT NULL,
-        status text NOT NULL,
-        deadline bigint,
-        lease_until bigint,
-        record jsonb NOT NULL,
-        seq bigint NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
-      CREATE INDEX IF NOT EXISTS ${table}_owner_created ON ${table} (owner, ${CREATED_AT}, task_id COLLATE "C");
-      CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
-      CREATE TABLE IF NOT EXISTS ${expired} (
-        seq bigint PRIMARY KEY,
-        task_id text NOT NULL,
-        owner text NOT NULL,
-        version integer NOT NULL,
-        expired_at bigint NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);
-      ${durableMigration(table)}`,
+    migrate: migrationOf(table),
     insert: `INSERT INTO ${table} (${WRITE_COLUMNS})
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, nextval('${seq}'))`,
     insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
@@ -130,24 +103,7 @@ export function statementsFor(table: string): Statements {
         WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
         RETURNING task_id, owner, version, seq)
       SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`,
-    // Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
-    // (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
-    // of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
-    expireDue: `WITH due AS (
-        SELECT task_id FROM ${table} WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED),
-      removed AS (
-        DELETE FROM ${table} t USING due WHERE t.task_id = due.task_id
-        RETURNING t.task_id, t.owner, t.version, t.record),
-      tombstones AS (
-        INSERT INTO ${expired} (seq, task_id, owner, version, expired_at)
-        SELECT nextval('${seq}'), task_id, owner, version, ${NOW_MS} FROM removed
-        RETURNING seq AS expired_seq, task_id),
-      pruned AS (
-        DELETE FROM ${expired} WHERE seq IN (
-          SELECT seq FROM ${expired} WHERE expired_at < ${NOW_MS} - ${TOMBSTONE_RETENTION_MS}
-          ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-      SELECT record::text AS record, expired_seq, ${notify('x', 'expired_seq', '$3', recordIfSmall)}
-      FROM removed JOIN tombstones USING (task_id)`,
+    expireDue: expireDueOf(table, notify('x', 'expired_seq', '$3', recordIfSmall)),
     // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
     lapsedLeases: `SELECT record::text AS record FROM ${table}
       WHERE lease_until <= $1 AND runnable_at IS NULL AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
@@ -160,4 +116,62 @@ export function statementsFor(table: string): Statements {
       ORDER BY seq LIMIT $2`,
     highWater: `SELECT last_value AS seq FROM ${seq}`,
   };
+}
+
+/** The idempotent migration; serialised by an advisory lock so instances starting together do not race on CREATE. */
+function migrationOf(table: string): string {
+  const seq = `${table}_seq`;
+  const expired = `${table}_expired`;
+  return `
+    SELECT pg_advisory_xact_lock(hashtext('${table}'));
+    CREATE SEQUENCE IF NOT EXISTS ${seq};
+    CREATE TABLE IF NOT EXISTS ${table} (
+      task_id text PRIMARY KEY,
+      owner text NOT NULL,
+      version integer NOT NULL,
+      status text NOT NULL,
+      deadline bigint,
+      lease_until bigint,
+      record jsonb NOT NULL,
+      seq bigint NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
+    CREATE INDEX IF NOT EXISTS ${table}_owner_created ON ${table} (owner, ${CREATED_AT}, task_id COLLATE "C");
+    CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
+    CREATE TABLE IF NOT EXISTS ${expired} (
+      seq bigint PRIMARY KEY,
+      task_id text NOT NULL,
+      owner text NOT NULL,
+      version integer NOT NULL,
+      expired_at bigint NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);
+    ${durableMigration(table)}`;
+}
+
+/**
+ * Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
+ * (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
+ * of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
+ */
+function expireDueOf(table: string, notifyExpiry: string): string {
+  const seq = `${table}_seq`;
+  const expired = `${table}_expired`;
+  return `WITH due AS (
+        SELECT task_id FROM ${table} WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED),
+      removed AS (
+        DELETE FROM ${table} t USING due WHERE t.task_id = due.task_id
+        RETURNING t.task_id, t.owner, t.version, t.record),
+      tombstones AS (
+        INSERT INTO ${expired} (seq, task_id, owner, version, expired_at)
+        SELECT nextval('${seq}'), task_id, owner, version, ${NOW_MS} FROM removed
+        RETURNING seq AS expired_seq, task_id),
+      pruned AS (
+        DELETE FROM ${expired} WHERE seq IN (
+          SELECT seq FROM ${expired} WHERE expired_at < ${NOW_MS} - ${TOMBSTONE_RETENTION_MS}
+          ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+      SELECT record::text AS record, expired_seq, ${notifyExpiry}
+      FROM removed JOIN tombstones USING (task_id)`;
 }

@@ -6,16 +6,28 @@ import { ACCEPT, type ContractStore, ELICIT, expectStoreError, type OpenStore, R
 
 const LEASE_MS = 60_000;
 
-/** Durable execution: the claimable queue, hand-back, parking and waking, step results and their limits. */
-export function durableContract(open: OpenStore): void {
-  const openDurable = async (limits: TaskStoreLimits = {}): Promise<[ContractStore, DurableTaskStore]> => {
+/** Opens a store for the test, checked to be durable. */
+const durableOpener =
+  (open: OpenStore) =>
+  async (limits: TaskStoreLimits = {}): Promise<[ContractStore, DurableTaskStore]> => {
     const ops = await open(limits);
     expect(isDurableTaskStore(ops.store), 'the store implements DurableTaskStore').toBe(true);
     return [ops, ops.store as DurableTaskStore];
   };
-  const claim = (store: DurableTaskStore, worker: string, limit = 10, now = Date.now()) =>
-    store.claim({ worker, limit, leaseMs: LEASE_MS, now });
+/** Claims with the suite's lease length. */
+const claim = (store: DurableTaskStore, worker: string, limit = 10, now = Date.now()) =>
+  store.claim({ worker, limit, leaseMs: LEASE_MS, now });
 
+/** Durable execution: the claimable queue, hand-back, parking and waking, step results and their limits. */
+export function durableContract(open: OpenStore): void {
+  claimingContract(durableOpener(open));
+  parkingContract(durableOpener(open));
+  stepsContract(durableOpener(open));
+}
+
+type OpenDurable = ReturnType<typeof durableOpener>;
+
+function claimingContract(openDurable: OpenDurable): void {
   describe('durable execution: claiming', () => {
     it('queues a durable task without a lease; one claim takes it (attempt 1), no other claim gets it', async () => {
       const [ops, store] = await openDurable();
@@ -79,7 +91,9 @@ export function durableContract(open: OpenStore): void {
       expect((await claim(store, 'w3', 10, later))[0]?.execution).toEqual({ state: 'running', attempt: 3 });
     });
   });
+}
 
+function parkingContract(openDurable: OpenDurable): void {
   describe('durable execution: parked input', () => {
     it('parks a task waiting for input (no lease, not claimable); the last answer wakes it for any worker', async () => {
       const [ops, store] = await openDurable();
@@ -114,7 +128,9 @@ export function durableContract(open: OpenStore): void {
       expect(await claim(store, 'w2')).toHaveLength(1);
     });
   });
+}
 
+function stepsContract(openDurable: OpenDurable): void {
   describe('durable execution: steps', () => {
     it('records a step once per name (first write wins) for the lease holder only, readable in order', async () => {
       const [ops, store] = await openDurable();
