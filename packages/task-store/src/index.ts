@@ -26,6 +26,7 @@ export { InMemoryTaskStore } from './inMemoryTaskStore.js';
 export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 export type { TaskListPosition } from './listCursor.js';
 export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
+export type { MeasuredStep } from './stepLog.js';
 export { measureStep, taskStepLimit } from './stepLog.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';

@@ -4,12 +4,20 @@ import { TaskStoreError } from './taskStoreError.js';
 
 const encoder = new TextEncoder();
 
+/** A checked step result: its JSON text and that text's size. */
+export interface MeasuredStep {
+  /** `JSON.stringify` of the result. */
+  readonly json: string;
+  /** UTF-8 bytes of `json`. */
+  readonly bytes: number;
+}
+
 /**
  * Checks a step before it is written and measures it: the JSON text of its result and its UTF-8 size. Throws
  * `TaskStoreError` `invalid_argument` (bad name, attempt or non-JSON result) or `step_limit` (above `maxStepBytes`),
  * worded the same by every store.
  */
-export function measureStep(step: RecordStepInput, maxStepBytes: number): { json: string; bytes: number } {
+export function measureStep(step: RecordStepInput, maxStepBytes: number): MeasuredStep {
   const { name, attempt } = step;
   if (typeof name !== 'string' || name.length === 0 || name.length > MAX_STEP_NAME_LENGTH) {
     throw new TaskStoreError('invalid_argument', `A step name must have 1 to ${MAX_STEP_NAME_LENGTH} characters`);
@@ -53,7 +61,7 @@ export class StepLog {
   record(
     taskId: string,
     step: RecordStepInput,
-    measured: { json: string; bytes: number },
+    measured: MeasuredStep,
     maxPerTask: number,
     completedAt: string,
   ): { fresh: boolean; step: StepRecord } {
