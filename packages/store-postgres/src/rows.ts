@@ -1,6 +1,5 @@
-import { isTerminalStatus, runnableAt, type StepRecord, type TaskRecord } from '@mcp-tasks/task-store';
+import { isTerminalStatus, runnableAt, type StepRecord, type TaskEvent, type TaskRecord } from '@mcp-tasks/task-store';
 import { decodeJson, decodeText, encodeJson } from './nulSafe.js';
-import type { Change } from './postgresChangeFeed.js';
 
 /**
  * Parses a stored record and freezes every object in it (records are shared and never mutated). Frozen by a walk
@@ -57,6 +56,13 @@ export function expiryStub(taskId: string, owner: string, version: number): Task
     inputRequests: Object.freeze({}),
     answers: Object.freeze({}),
   });
+}
+
+/** A write or an expiry read back by a catch-up, with its sequence number. */
+export interface Change {
+  readonly type: TaskEvent['type'];
+  readonly record: TaskRecord;
+  readonly seq: number;
 }
 
 /** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */

@@ -13,6 +13,7 @@ import {
 } from './durableTaskStore.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
+import { takeLapsed, takeRunnable } from './heapTakes.js';
 import type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 import { createIsoFormatter } from './isoClock.js';
 import { claimTask } from './leaseTransitions.js';
@@ -35,7 +36,7 @@ import {
 import { TaskStoreError, taskLimitReached } from './taskStoreError.js';
 import { newTask } from './transitions.js';
 
-export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
+const NOT_HELD: RecordStepResult = Object.freeze({ ok: false });
 
 /** Stale lease entries tolerated beyond twice the tasks stored before the lease heap is rebuilt. */
 const LEASE_SLACK = 64;
@@ -199,17 +200,15 @@ export class InMemoryTaskStore implements DurableTaskStore {
   /** Keeps the runnable heap current: a new or earlier runnable time gets an entry (later ones re-queue on pop). */
   #queue(current: TaskRecord | undefined, record: TaskRecord): void {
     const due = runnableAt(record);
-    if (due === null) return;
     const before = current === undefined ? null : runnableAt(current);
-    if (before === null || due < before) this.#runnable.push(due, record.taskId);
+    if (due !== null && (before === null || due < before)) this.#runnable.push(due, record.taskId);
   }
 
   async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
     this.#assertOpen();
     const measured = measureStep(step, this.#maxStepBytes);
     const record = this.#find(owner, taskId);
-    if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker)
-      return { ok: false };
+    if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker) return NOT_HELD;
     const stamp = this.#iso(this.#now());
     return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
   }
@@ -222,18 +221,8 @@ export class InMemoryTaskStore implements DurableTaskStore {
   async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     const { worker, limit, leaseMs, now } = options;
-    const claimed: TaskRecord[] = [];
-    while (this.#runnable.size > 0 && claimed.length < limit && this.#runnable.peek() <= now) {
-      const taskId = this.#runnable.pop() as string;
-      const record = this.#records.get(taskId);
-      const due = record === undefined ? null : runnableAt(record);
-      // Stale entry: no longer runnable (drop), or runnable later (re-queue at its time).
-      if (record === undefined || due === null) continue;
-      const next = claimTask(record, worker, now + leaseMs, now);
-      if (next === undefined) this.#runnable.push(due, taskId);
-      else claimed.push(this.#write(record, next));
-    }
-    return claimed;
+    const take = (record: TaskRecord) => claimTask(record, worker, now + leaseMs, now);
+    return takeRunnable(this.#runnable, this.#records, now, limit, (record, next) => this.#write(record, next), take);
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
@@ -250,19 +239,7 @@ export class InMemoryTaskStore implements DurableTaskStore {
 
   async lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
-    const lapsed: TaskRecord[] = [];
-    while (this.#leases.size > 0 && lapsed.length < limit && this.#leases.peek() <= now) {
-      const taskId = this.#leases.pop() as string;
-      const record = this.#records.get(taskId);
-      // Stale entry: the task is gone, ended or has no lease (drop), or the lease was renewed (re-queue).
-      if (record === undefined || isTerminalStatus(record.status) || record.lease === undefined) continue;
-      if (record.execution !== undefined) continue; // durable: `claim` recovers it
-      if (record.lease.until > now) this.#leases.push(record.lease.until, taskId);
-      else lapsed.push(record);
-    }
-    // Returned again until a write resolves them.
-    for (const record of lapsed) this.#leases.push(record.lease?.until ?? now, record.taskId);
-    return lapsed;
+    return takeLapsed(this.#leases, this.#records, now, limit);
   }
 
   async watch(listener: TaskListener): Promise<Unsubscribe> {

@@ -21,8 +21,10 @@ const claim = (store: DurableTaskStore, worker: string, limit = 10, now = Date.n
 /** Durable execution: the claimable queue, hand-back, parking and waking, step results and their limits. */
 export function durableContract(open: OpenStore): void {
   claimingContract(durableOpener(open));
+  handBackContract(durableOpener(open));
   parkingContract(durableOpener(open));
   stepsContract(durableOpener(open));
+  stepLimitsContract(durableOpener(open));
 }
 
 type OpenDurable = ReturnType<typeof durableOpener>;
@@ -74,7 +76,11 @@ function claimingContract(openDurable: OpenDurable): void {
       // A durable task is recovered by claiming, never reported as a lapsed lease to fail.
       expect(await store.lapsedLeases(now + 10 * LEASE_MS, 10)).toEqual([]);
     });
+  });
+}
 
+function handBackContract(openDurable: OpenDurable): void {
+  describe('durable execution: hand-back', () => {
     it('hand-back releases the lease at once (claimable now), or from notBefore for a retry', async () => {
       const [ops, store] = await openDurable();
       const task = await ops.create('alice', { ttlMs: null, durable: true });
@@ -169,6 +175,20 @@ function stepsContract(openDurable: OpenDurable): void {
       expect(await store.steps('alice', task.taskId)).toHaveLength(2);
     });
 
+    it('drops the steps with the task when it expires', async () => {
+      const [ops, store] = await openDurable();
+      const task = await ops.create('alice', { ttlMs: 50, durable: true });
+      await claim(store, 'w1');
+      await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: 1 });
+      await store.expireDue(Date.now() + 1_000, 10);
+      expect(await store.steps('alice', task.taskId)).toEqual([]);
+      expect(await ops.get('alice', task.taskId)).toBeUndefined();
+    });
+  });
+}
+
+function stepLimitsContract(openDurable: OpenDurable): void {
+  describe('durable execution: step limits', () => {
     it('refuses a step above maxStepBytes or the task total above maxStepBytesPerTask, and malformed steps', async () => {
       const [ops, store] = await openDurable({ maxStepBytes: 100, maxStepBytesPerTask: 150 });
       const task = await ops.create('alice', { ttlMs: null, durable: true });
@@ -183,16 +203,6 @@ function stepsContract(openDurable: OpenDurable): void {
       await expectStoreError(record('n'.repeat(201), 1), 'invalid_argument');
       await expectStoreError(record('undefined', undefined), 'invalid_argument');
       expect((await store.steps('alice', task.taskId)).map((step) => step.name)).toEqual(['first', 'small']);
-    });
-
-    it('drops the steps with the task when it expires', async () => {
-      const [ops, store] = await openDurable();
-      const task = await ops.create('alice', { ttlMs: 50, durable: true });
-      await claim(store, 'w1');
-      await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: 1 });
-      await store.expireDue(Date.now() + 1_000, 10);
-      expect(await store.steps('alice', task.taskId)).toEqual([]);
-      expect(await ops.get('alice', task.taskId)).toBeUndefined();
     });
   });
 }
