@@ -13,12 +13,9 @@ type Notification = [
   record: unknown,
 ];
 
-/** A write or an expiry read back by a catch-up, with its sequence number. */
-export interface Change {
-  readonly type: TaskEvent['type'];
-  readonly record: TaskRecord;
-  readonly seq: number;
-}
+export type { Change } from './rows.js';
+
+import type { Change } from './rows.js';
 
 /** What the feed needs from the store: fetch current records by id, and the changes after a sequence number. */
 export interface ChangeSource {

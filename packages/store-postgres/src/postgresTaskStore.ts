@@ -1,17 +1,22 @@
 import {
+  type ClaimOptions,
   type CreateTaskOptions,
   checkListLimit,
   createTaskIdGenerator,
+  type DurableTaskStore,
   decodeListCursor,
   encodeListCursor,
   isTerminalStatus,
   type ListTasksOptions,
+  measureStep,
+  type RecordStepInput,
+  type RecordStepResult,
+  type StepRecord,
   type SwapResult,
   type TaskListener,
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
-  type TaskStore,
   TaskStoreError,
   taskLimitReached,
   type Unsubscribe,
@@ -19,12 +24,16 @@ import {
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
+import { clientConfigOf, describeTarget, preparedNames } from './connectionConfig.js';
+import { DurableQueries } from './durableQueries.js';
+import { insertUnderLimit, type OwnerLimits } from './insertUnderLimit.js';
 import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
 import type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
 import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
+import { StatementRunner } from './statementRunner.js';
 import { createStorePool } from './storePool.js';
 import { mapDatabaseError } from './unavailable.js';
 
@@ -40,7 +49,7 @@ const byteLength = (text: string) => new TextEncoder().encode(text).length;
  * When the database cannot be reached, calls reject with `TaskStoreUnavailableError` (`-32603` with a message
  * naming the database) and the store keeps trying on later calls; it never throws asynchronously.
  */
-export class PostgresTaskStore implements TaskStore {
+export class PostgresTaskStore implements DurableTaskStore {
   /**
    * This instance's id in change notifications (`instanceId` option, or a random `store-…` id), so it skips its own.
    */
@@ -48,8 +57,9 @@ export class PostgresTaskStore implements TaskStore {
   readonly #pool: pg.Pool;
   readonly #poolClients = new OpenClients();
   readonly #sql: Statements;
-  /** The name each parameterised statement is prepared under, by its text. */
-  readonly #prepared: ReadonlyMap<string, string>;
+  readonly #runner: StatementRunner;
+  readonly #durable: DurableQueries;
+  readonly #ownerLimits: OwnerLimits;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
   readonly #newId: () => string;
@@ -71,16 +81,10 @@ export class PostgresTaskStore implements TaskStore {
       throw new TypeError('PostgresTaskStore needs a connectionString (or clientConfig)');
     }
     const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-    const config: pg.ClientConfig = {
-      ...options.clientConfig,
-      ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
-      statement_timeout: options.statementTimeoutMs ?? 5_000,
-      connectionTimeoutMillis: connectTimeoutMs,
-    };
+    const config = clientConfigOf(options, connectTimeoutMs);
     this.#poolWaitTimeoutMs = options.poolWaitTimeoutMs ?? 30_000;
     this.#where = describeTarget(config);
     this.#sql = statementsFor(options.table ?? 'mcp_tasks');
-    this.#prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
     this.#newId = createTaskIdGenerator(options.randomFill);
     this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
     this.#maxTtlMs = options.maxTtlMs ?? null;
@@ -92,12 +96,19 @@ export class PostgresTaskStore implements TaskStore {
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.#pool.on('error', onError);
     this.#pool.on('connect', (client) => this.#poolClients.track(client));
+    const prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
+    this.#runner = new StatementRunner(this.#pool, prepared, this.#where, this.#poolWaitTimeoutMs);
+    this.#ownerLimits = {
+      maxTasksPerOwner: this.#maxTasksPerOwner,
+      maxFinishedTasksPerOwner: this.#maxFinishedTasksPerOwner,
+      mapError: (error) => this.#runner.mapError(error),
+    };
     this.#feed = new PostgresChangeFeed(
       {
         instanceId: this.instanceId,
-        fetch: (ids) => this.#records(this.#sql.getMany, [ids.map(encodeText)]),
+        fetch: (ids) => this.#runner.records(this.#sql.getMany, [ids.map(encodeText)]),
         changedSince: async (seq, limit) =>
-          (await this.#query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
+          (await this.#runner.query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
       },
       options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
       onError,
@@ -107,11 +118,12 @@ export class PostgresTaskStore implements TaskStore {
       onReconnected: () => this.#feed.catchUp(),
       onError,
     });
+    this.#durable = new DurableQueries(this.#runner, this.#sql, this.#feed, this.instanceId, options);
   }
 
   /** Creates the table if needed (also done by the first call); rejects when the database is unreachable. */
   migrate(): Promise<void> {
-    this.#migrated ??= this.#run(this.#sql.migrate, []).then(
+    this.#migrated ??= this.#runner.run(this.#sql.migrate, []).then(
       () => undefined,
       (error: unknown) => {
         this.#migrated = undefined; // try again on the next call
@@ -134,8 +146,10 @@ export class PostgresTaskStore implements TaskStore {
       const unlimited =
         this.#maxTasksPerOwner === Number.POSITIVE_INFINITY &&
         this.#maxFinishedTasksPerOwner === Number.POSITIVE_INFINITY;
-      if (unlimited) await this.#run(this.#sql.insert, values);
-      else if (!(await this.#insertUnderLimit(values))) throw taskLimitReached(this.#maxTasksPerOwner);
+      if (unlimited) await this.#runner.run(this.#sql.insert, values);
+      else if (!(await insertUnderLimit(this.#pool, this.#sql, values, this.#ownerLimits))) {
+        throw taskLimitReached(this.#maxTasksPerOwner);
+      }
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
         throw new TaskStoreError('invalid_argument', `Task id ${taskId} is in use`);
@@ -145,38 +159,10 @@ export class PostgresTaskStore implements TaskStore {
     return record;
   }
 
-  /**
-   * Under a per-owner lock, so concurrent creates cannot pass the limits together: marks the owner's finished tasks
-   * beyond `maxFinishedTasksPerOwner` due, then inserts if the owner's live tasks are under `maxTasksPerOwner`.
-   */
-  async #insertUnderLimit(values: readonly unknown[]): Promise<boolean> {
-    const client = await this.#pool.connect().catch((error: unknown) => {
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    });
-    try {
-      await client.query('BEGIN');
-      await client.query(this.#sql.lockOwner, [values[1]]);
-      if (this.#maxFinishedTasksPerOwner !== Number.POSITIVE_INFINITY) {
-        await client.query(this.#sql.evictFinished, [values[1], this.#maxFinishedTasksPerOwner]);
-      }
-      const inserted =
-        this.#maxTasksPerOwner === Number.POSITIVE_INFINITY
-          ? await client.query(this.#sql.insert, [...values])
-          : await client.query(this.#sql.insertUnderLimit, [...values, this.#maxTasksPerOwner]);
-      await client.query('COMMIT');
-      return inserted.rowCount === 1;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    } finally {
-      client.release();
-    }
-  }
-
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     await this.migrate();
-    return (await this.#records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
+    return (await this.#runner.records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
   }
 
   /** One indexed keyset query (owner, creation time, id); reads one row more than the page to tell if more follow. */
@@ -189,8 +175,8 @@ export class PostgresTaskStore implements TaskStore {
     const base = [encodeText(owner), Date.now(), limit + 1];
     const rows =
       after === undefined
-        ? await this.#records(this.#sql.list, base)
-        : await this.#records(this.#sql.listAfter, [...base, after.createdAt, encodeText(after.taskId)]);
+        ? await this.#runner.records(this.#sql.list, base)
+        : await this.#runner.records(this.#sql.listAfter, [...base, after.createdAt, encodeText(after.taskId)]);
     if (rows.length <= limit) return { tasks: rows };
     const tasks = rows.slice(0, limit);
     return { tasks, nextCursor: encodeListCursor(tasks[tasks.length - 1] as TaskRecord) };
@@ -209,7 +195,7 @@ export class PostgresTaskStore implements TaskStore {
       throw refusal;
     }
     await this.migrate();
-    const written = await this.#run(this.#sql.swap, [
+    const written = await this.#runner.run(this.#sql.swap, [
       encodeText(taskId),
       encodeText(owner),
       expectedVersion,
@@ -237,7 +223,7 @@ export class PostgresTaskStore implements TaskStore {
     this.#assertOpen();
     await this.migrate();
     const removed: TaskRecord[] = [];
-    for (const row of (await this.#run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
+    for (const row of (await this.#runner.run(this.#sql.expireDue, [now, limit, this.instanceId])).rows) {
       const record = parseRecord(row.record as string);
       removed.push(record);
       this.#feed.expired(record, Number(row.expired_seq));
@@ -248,7 +234,26 @@ export class PostgresTaskStore implements TaskStore {
   async lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    return this.#records(this.#sql.lapsedLeases, [now, limit]);
+    return this.#runner.records(this.#sql.lapsedLeases, [now, limit]);
+  }
+
+  async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    await this.migrate();
+    return this.#durable.claim(options);
+  }
+
+  async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
+    this.#assertOpen();
+    const measured = measureStep(step, this.#durable.maxStepBytes);
+    await this.migrate();
+    return this.#durable.recordStep(owner, taskId, worker, step, measured);
+  }
+
+  async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {
+    this.#assertOpen();
+    await this.migrate();
+    return this.#durable.steps(owner, taskId);
   }
 
   /**
@@ -269,7 +274,7 @@ export class PostgresTaskStore implements TaskStore {
   async #startListening(): Promise<void> {
     await this.#listener.start();
     // Where a catch-up after a lost connection starts: nothing before LISTEN was active is owed.
-    this.#feed.startAt(Number((await this.#run(this.#sql.highWater, [])).rows[0]?.seq ?? 0));
+    this.#feed.startAt(Number((await this.#runner.run(this.#sql.highWater, [])).rows[0]?.seq ?? 0));
   }
 
   /** For tests: drops the listening connection as a network failure would; it reconnects and catches up. */
@@ -279,8 +284,7 @@ export class PostgresTaskStore implements TaskStore {
 
   /**
    * Stops the change feed and closes every connection; resolves once all their sockets have closed (calls still
-   * running finish first), so the database may be stopped or dropped right after. Idempotent: a second call
-   * resolves at once.
+   * running finish first), so the database may be stopped or dropped right after. Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -290,54 +294,7 @@ export class PostgresTaskStore implements TaskStore {
     await this.#poolClients.allEnded();
   }
 
-  async #records(text: string, values: readonly unknown[]): Promise<TaskRecord[]> {
-    return (await this.#run(text, values)).rows.map((row) => parseRecord(row.record as string));
-  }
-
-  async #run(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    try {
-      return await this.#query(text, values);
-    } catch (error) {
-      throw mapDatabaseError(error, this.#where, this.#poolWaitTimeoutMs);
-    }
-  }
-
-  #query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    if (values.length === 0) return this.#pool.query(text);
-    const name = this.#prepared.get(text);
-    return name === undefined
-      ? this.#pool.query(text, values as unknown[])
-      : this.#pool.query({ name, text, values: values as unknown[] });
-  }
-
   #assertOpen(): void {
     if (this.#closed) throw new TaskStoreError('closed', 'The task store is closed');
   }
-}
-
-/**
- * Names for the parameterised statements (`$1`…), prepared once per connection by `pg` and then only bound and
- * executed: the database parses and plans a `get` once per connection instead of on every call. Empty when
- * `enabled` is false (for poolers that cannot keep prepared statements).
- */
-function preparedNames(sql: Statements, table: string, enabled: boolean): ReadonlyMap<string, string> {
-  const names = new Map<string, string>();
-  if (!enabled) return names;
-  for (const [key, text] of Object.entries(sql)) {
-    if (typeof text === 'string' && text.includes('$1')) names.set(text, `${table}_${key}`);
-  }
-  return names;
-}
-
-/** `host:port/database` of a connection config, for error messages (never the password). */
-function describeTarget(config: pg.ClientConfig): string {
-  if (config.connectionString !== undefined) {
-    try {
-      const url = new URL(config.connectionString);
-      return `${url.hostname}:${url.port || 5432}${url.pathname}`;
-    } catch {
-      return 'the configured address';
-    }
-  }
-  return `${config.host ?? 'localhost'}:${config.port ?? 5432}/${config.database ?? ''}`;
 }

@@ -1,6 +1,5 @@
-import { isTerminalStatus, type TaskRecord } from '@mcp-tasks/task-store';
+import { isTerminalStatus, runnableAt, type StepRecord, type TaskEvent, type TaskRecord } from '@mcp-tasks/task-store';
 import { decodeJson, decodeText, encodeJson } from './nulSafe.js';
-import type { Change } from './postgresChangeFeed.js';
 
 /**
  * Parses a stored record and freezes every object in it (records are shared and never mutated). Frozen by a walk
@@ -32,9 +31,13 @@ export function leaseUntilOf(record: TaskRecord): number | null {
   return record.lease === undefined || isTerminalStatus(record.status) ? null : record.lease.until;
 }
 
-/** The column values of a write, in the order of the store's statements: version, status, deadline, lease, record. */
-export function writeValues(record: TaskRecord): [number, string, number | null, number | null, string] {
-  return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), encodeJson(JSON.stringify(record))];
+/**
+ * The column values of a write, in the order of the store's statements: version, status, deadline, lease, runnable
+ * time, record.
+ */
+export function writeValues(record: TaskRecord): [number, string, number | null, number | null, number | null, string] {
+  const json = encodeJson(JSON.stringify(record));
+  return [record.version, record.status, deadlineOf(record), leaseUntilOf(record), runnableAt(record), json];
 }
 
 /**
@@ -55,10 +58,30 @@ export function expiryStub(taskId: string, owner: string, version: number): Task
   });
 }
 
+/** A write or an expiry read back by a catch-up, with its sequence number. */
+export interface Change {
+  readonly type: TaskEvent['type'];
+  readonly record: TaskRecord;
+  readonly seq: number;
+}
+
 /** A row of the catch-up query: a write carries its record, an expiry's tombstone only the task's identity. */
 export function changeOf(row: Record<string, unknown>): Change {
   const seq = Number(row.seq);
   if (typeof row.record === 'string') return { type: 'updated', record: parseRecord(row.record), seq };
   const record = expiryStub(decodeText(row.task_id as string), decodeText(row.owner as string), Number(row.version));
   return { type: 'expired', record, seq };
+}
+
+/** A row of the step table (name, attempt, result text, completion in epoch ms) as a frozen `StepRecord`. */
+export function parseStep(row: Record<string, unknown>): StepRecord {
+  const result: unknown = JSON.parse(decodeJson(row.result as string), (_key, value: unknown) =>
+    typeof value === 'object' && value !== null ? Object.freeze(value) : value,
+  );
+  return Object.freeze({
+    name: decodeText(row.name as string),
+    attempt: Number(row.attempt),
+    result,
+    completedAt: new Date(Number(row.completed_at)).toISOString(),
+  });
 }

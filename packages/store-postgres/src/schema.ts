@@ -1,3 +1,5 @@
+import { durableMigration, durableStatements } from './durableStatements.js';
+
 /** The terminal statuses as SQL: a row in one of them is never written again. */
 const TERMINAL = `('completed', 'failed', 'cancelled')`;
 
@@ -31,6 +33,9 @@ export interface Statements {
   readonly swap: string;
   readonly expireDue: string;
   readonly lapsedLeases: string;
+  readonly claim: string;
+  readonly recordStep: string;
+  readonly steps: string;
   readonly changedSince: string;
   readonly highWater: string;
 }
@@ -47,8 +52,11 @@ function listFrom(table: string): string {
       WHERE owner = $1 AND (deadline IS NULL OR deadline > $2)`;
 }
 
-/** The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease, record. */
-const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, record, seq';
+/**
+ * The row columns every write sets, in parameter order after the id: owner, version, status, deadline, lease,
+ * runnable time (durable work: when `claim` may take it), record.
+ */
+const WRITE_COLUMNS = 'task_id, owner, version, status, deadline, lease_until, runnable_at, record, seq';
 
 /**
  * Builds the statements for `table`. Columns hold what the database queries by (owner, version, status, deadline,
@@ -68,38 +76,12 @@ export function statementsFor(table: string): Statements {
   const recordIfSmall = `CASE WHEN octet_length(record::text) < ${NOTIFY_RECORD_LIMIT} THEN record END`;
   return {
     channel: table,
-    // Serialised by an advisory lock so instances starting together do not race on CREATE.
-    migrate: `
-      SELECT pg_advisory_xact_lock(hashtext('${table}'));
-      CREATE SEQUENCE IF NOT EXISTS ${seq};
-      CREATE TABLE IF NOT EXISTS ${table} (
-        task_id text PRIMARY KEY,
-        owner text NOT NULL,
-        version integer NOT NULL,
-        status text NOT NULL,
-        deadline bigint,
-        lease_until bigint,
-        record jsonb NOT NULL,
-        seq bigint NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
-      CREATE INDEX IF NOT EXISTS ${table}_owner_created ON ${table} (owner, ${CREATED_AT}, task_id COLLATE "C");
-      CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
-      CREATE TABLE IF NOT EXISTS ${expired} (
-        seq bigint PRIMARY KEY,
-        task_id text NOT NULL,
-        owner text NOT NULL,
-        version integer NOT NULL,
-        expired_at bigint NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);`,
+    migrate: migrationOf(table),
     insert: `INSERT INTO ${table} (${WRITE_COLUMNS})
-      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}'))`,
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, nextval('${seq}'))`,
     insertUnderLimit: `INSERT INTO ${table} (${WRITE_COLUMNS})
-      SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, nextval('${seq}')
-      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2 AND status NOT IN ${TERMINAL}) < $8`,
+      SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb, nextval('${seq}')
+      WHERE (SELECT count(*) FROM ${table} WHERE owner = $2 AND status NOT IN ${TERMINAL}) < $9`,
     // Finished tasks of an owner beyond the newest $2 become due now; the expiry sweep removes them with tombstones,
     // so listeners hear of them as of any expiry. Terminal rows are never written again, so `seq` is finish order.
     evictFinished: `UPDATE ${table} SET deadline = ${NOW_MS}
@@ -116,15 +98,68 @@ export function statementsFor(table: string): Statements {
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
     // The conditional write of every transition; the notification is sent when it commits.
     swap: `WITH written AS (
-        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, record = $8::jsonb,
-          seq = nextval('${seq}')
+        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
+          record = $9::jsonb, seq = nextval('${seq}')
         WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
         RETURNING task_id, owner, version, seq)
-      SELECT ${notify('u', 'seq', '$9', 'NULL')} FROM written`,
-    // Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
-    // (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
-    // of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
-    expireDue: `WITH due AS (
+      SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`,
+    expireDue: expireDueOf(table, notify('x', 'expired_seq', '$3', recordIfSmall)),
+    // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
+    lapsedLeases: `SELECT record::text AS record FROM ${table}
+      WHERE lease_until <= $1 AND runnable_at IS NULL AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
+    ...durableStatements(table, notify('u', 'seq', '$5', 'NULL')),
+    // Writes and expiries after a sequence number, in sequence order (a tombstone has no record, only its task).
+    changedSince: `SELECT seq, record::text AS record, NULL::text AS task_id, NULL::text AS owner, version
+        FROM ${table} WHERE seq > $1
+      UNION ALL
+      SELECT seq, NULL::text, task_id, owner, version FROM ${expired} WHERE seq > $1
+      ORDER BY seq LIMIT $2`,
+    highWater: `SELECT last_value AS seq FROM ${seq}`,
+  };
+}
+
+/** The idempotent migration; serialised by an advisory lock so instances starting together do not race on CREATE. */
+function migrationOf(table: string): string {
+  const seq = `${table}_seq`;
+  const expired = `${table}_expired`;
+  return `
+    SELECT pg_advisory_xact_lock(hashtext('${table}'));
+    CREATE SEQUENCE IF NOT EXISTS ${seq};
+    CREATE TABLE IF NOT EXISTS ${table} (
+      task_id text PRIMARY KEY,
+      owner text NOT NULL,
+      version integer NOT NULL,
+      status text NOT NULL,
+      deadline bigint,
+      lease_until bigint,
+      record jsonb NOT NULL,
+      seq bigint NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${table}_deadline ON ${table} (deadline) WHERE deadline IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE lease_until IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table} (owner);
+    CREATE INDEX IF NOT EXISTS ${table}_owner_created ON ${table} (owner, ${CREATED_AT}, task_id COLLATE "C");
+    CREATE INDEX IF NOT EXISTS ${table}_seq_idx ON ${table} (seq);
+    CREATE TABLE IF NOT EXISTS ${expired} (
+      seq bigint PRIMARY KEY,
+      task_id text NOT NULL,
+      owner text NOT NULL,
+      version integer NOT NULL,
+      expired_at bigint NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${expired}_at ON ${expired} (expired_at);
+    ${durableMigration(table)}`;
+}
+
+/**
+ * Several instances sweep at once without waiting on each other's rows. Each deleted task leaves a tombstone
+ * (numbered from the same sequence as writes, in the same statement) so a listener that was disconnected learns
+ * of the expiry on reconnect; tombstones older than the retention are pruned here too, a batch per call.
+ */
+function expireDueOf(table: string, notifyExpiry: string): string {
+  const seq = `${table}_seq`;
+  const expired = `${table}_expired`;
+  return `WITH due AS (
         SELECT task_id FROM ${table} WHERE deadline <= $1 ORDER BY deadline LIMIT $2 FOR UPDATE SKIP LOCKED),
       removed AS (
         DELETE FROM ${table} t USING due WHERE t.task_id = due.task_id
@@ -137,16 +172,6 @@ export function statementsFor(table: string): Statements {
         DELETE FROM ${expired} WHERE seq IN (
           SELECT seq FROM ${expired} WHERE expired_at < ${NOW_MS} - ${TOMBSTONE_RETENTION_MS}
           ORDER BY expired_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-      SELECT record::text AS record, expired_seq, ${notify('x', 'expired_seq', '$3', recordIfSmall)}
-      FROM removed JOIN tombstones USING (task_id)`,
-    lapsedLeases: `SELECT record::text AS record FROM ${table}
-      WHERE lease_until <= $1 AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
-    // Writes and expiries after a sequence number, in sequence order (a tombstone has no record, only its task).
-    changedSince: `SELECT seq, record::text AS record, NULL::text AS task_id, NULL::text AS owner, version
-        FROM ${table} WHERE seq > $1
-      UNION ALL
-      SELECT seq, NULL::text, task_id, owner, version FROM ${expired} WHERE seq > $1
-      ORDER BY seq LIMIT $2`,
-    highWater: `SELECT last_value AS seq FROM ${seq}`,
-  };
+      SELECT record::text AS record, expired_seq, ${notifyExpiry}
+      FROM removed JOIN tombstones USING (task_id)`;
 }

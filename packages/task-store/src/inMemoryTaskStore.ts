@@ -1,13 +1,27 @@
 import { ChangeFeed } from './changeFeed.js';
 import { DeadlineHeap } from './deadlineHeap.js';
 import { deepFreeze } from './deepFreeze.js';
+import {
+  type ClaimOptions,
+  DEFAULT_MAX_STEP_BYTES,
+  DEFAULT_MAX_STEP_BYTES_PER_TASK,
+  type DurableTaskStore,
+  type RecordStepInput,
+  type RecordStepResult,
+  runnableAt,
+  type StepRecord,
+} from './durableTaskStore.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
+import { takeLapsed, takeRunnable } from './heapTakes.js';
+import type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 import { createIsoFormatter } from './isoClock.js';
+import { claimTask } from './leaseTransitions.js';
 import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
-import { createTaskIdGenerator, type RandomFill } from './taskId.js';
+import { measureStep, StepLog } from './stepLog.js';
+import { createTaskIdGenerator } from './taskId.js';
 import {
   type CreateTaskOptions,
   isTerminalStatus,
@@ -17,42 +31,12 @@ import {
   type TaskOwner,
   type TaskPage,
   type TaskRecord,
-  type TaskStore,
-  type TaskStoreLimits,
   type Unsubscribe,
 } from './taskStore.js';
 import { TaskStoreError, taskLimitReached } from './taskStoreError.js';
 import { newTask } from './transitions.js';
 
-/** Options for `InMemoryTaskStore`; every one has a default suitable for production. */
-export interface InMemoryTaskStoreOptions extends TaskStoreLimits {
-  /** Epoch milliseconds (an integer). @default Date.now */
-  readonly now?: () => number;
-  /** Schedules the single expiry timer. @default setTimeout, unref'd where the platform supports it */
-  readonly setTimer?: (callback: () => void, delayMs: number) => unknown;
-  /** Cancels a handle returned by `setTimer`. @default clearTimeout */
-  readonly clearTimer?: (handle: unknown) => void;
-  /** Source of random bytes for task ids. @default globalThis.crypto.getRandomValues */
-  readonly randomFill?: RandomFill;
-  /** Receives exceptions thrown by change-feed listeners. @default console.error */
-  readonly onListenerError?: (error: unknown) => void;
-}
-
-/** A snapshot of what an `InMemoryTaskStore` holds (see `stats()`). */
-export interface InMemoryTaskStoreStats {
-  /** Stored tasks, all owners, including terminal ones not yet expired. */
-  readonly tasks: number;
-  /** Owners with at least one stored task. */
-  readonly owners: number;
-  /** Change-feed listeners (`watch`). */
-  readonly watchers: number;
-  /** Expiry heap entries, including stale ones awaiting their turn. */
-  readonly deadlineEntries: number;
-  /** Lease heap entries, including stale ones. */
-  readonly leaseEntries: number;
-  /** Whether the single expiry timer is scheduled. */
-  readonly timerActive: boolean;
-}
+const NOT_HELD: RecordStepResult = Object.freeze({ ok: false });
 
 /** Stale lease entries tolerated beyond twice the tasks stored before the lease heap is rebuilt. */
 const LEASE_SLACK = 64;
@@ -60,15 +44,19 @@ const LEASE_SLACK = 64;
 /**
  * The in-memory `TaskStore`: a `Map` of deep-frozen records replaced (never mutated) on every change, one expiry
  * timer over a min-heap of deadlines (it expires tasks on its own; `expireDue` is there for callers that sweep),
- * a min-heap of lease deadlines for `lapsedLeases`, and synchronous delivery of the change feed right after each
- * write. Returned records are shared, not copied. For one process (or several servers in one process); state is
- * lost on restart.
+ * a min-heap of lease deadlines for `lapsedLeases`, a min-heap of runnable times for `claim`, and synchronous delivery
+ * of the change feed right after each write. Returned records are shared, not copied. For one process (or several
+ * servers in one process); state, steps included, is lost on restart.
  */
-export class InMemoryTaskStore implements TaskStore {
+export class InMemoryTaskStore implements DurableTaskStore {
   readonly #records = new Map<string, TaskRecord>();
   readonly #tally = new OwnerTally();
   readonly #expiry: ExpiryScheduler;
   readonly #leases = new DeadlineHeap();
+  readonly #runnable = new DeadlineHeap();
+  readonly #steps = new StepLog();
+  readonly #maxStepBytes: number;
+  readonly #maxStepBytesPerTask: number;
   readonly #feed: ChangeFeed;
   readonly #now: () => number;
   readonly #newId: () => string;
@@ -103,6 +91,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.#maxTtlMs = options.maxTtlMs ?? null;
     this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
     this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#maxStepBytes = options.maxStepBytes ?? DEFAULT_MAX_STEP_BYTES;
+    this.#maxStepBytesPerTask = options.maxStepBytesPerTask ?? DEFAULT_MAX_STEP_BYTES_PER_TASK;
   }
 
   /** What the store retains right now, for leak checks and monitoring. */
@@ -113,6 +103,8 @@ export class InMemoryTaskStore implements TaskStore {
       watchers: this.#feed.size,
       deadlineEntries: this.#expiry.size,
       leaseEntries: this.#leases.size,
+      runnableEntries: this.#runnable.size,
+      stepTasks: this.#steps.size,
       timerActive: this.#expiry.active,
     };
   }
@@ -130,6 +122,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.#tally.created(owner);
     if (record.ttlMs !== null) this.#expiry.add(now + record.ttlMs, taskId);
     if (record.lease !== undefined) this.#leases.push(record.lease.until, taskId);
+    this.#queue(undefined, record);
     return record;
   }
 
@@ -199,8 +192,37 @@ export class InMemoryTaskStore implements TaskStore {
     if (lease !== undefined && (current.lease === undefined || lease.until < current.lease.until)) {
       this.#leases.push(lease.until, taskId);
     }
+    this.#queue(current, record);
     if (this.#feed.size !== 0) this.#feed.emit({ type: 'updated', record });
     return record;
+  }
+
+  /** Keeps the runnable heap current: a new or earlier runnable time gets an entry (later ones re-queue on pop). */
+  #queue(current: TaskRecord | undefined, record: TaskRecord): void {
+    const due = runnableAt(record);
+    const before = current === undefined ? null : runnableAt(current);
+    if (due !== null && (before === null || due < before)) this.#runnable.push(due, record.taskId);
+  }
+
+  async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
+    this.#assertOpen();
+    const measured = measureStep(step, this.#maxStepBytes);
+    const record = this.#find(owner, taskId);
+    if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker) return NOT_HELD;
+    const stamp = this.#iso(this.#now());
+    return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
+  }
+
+  async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {
+    this.#assertOpen();
+    return this.#find(owner, taskId) === undefined ? [] : this.#steps.steps(taskId);
+  }
+
+  async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
+    this.#assertOpen();
+    const { worker, limit, leaseMs, now } = options;
+    const take = (record: TaskRecord) => claimTask(record, worker, now + leaseMs, now);
+    return takeRunnable(this.#runnable, this.#records, now, limit, (record, next) => this.#write(record, next), take);
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
@@ -217,18 +239,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
-    const lapsed: TaskRecord[] = [];
-    while (this.#leases.size > 0 && lapsed.length < limit && this.#leases.peek() <= now) {
-      const taskId = this.#leases.pop() as string;
-      const record = this.#records.get(taskId);
-      // Stale entry: the task is gone, ended or has no lease (drop), or the lease was renewed (re-queue).
-      if (record === undefined || isTerminalStatus(record.status) || record.lease === undefined) continue;
-      if (record.lease.until > now) this.#leases.push(record.lease.until, taskId);
-      else lapsed.push(record);
-    }
-    // Returned again until a write resolves them.
-    for (const record of lapsed) this.#leases.push(record.lease?.until ?? now, record.taskId);
-    return lapsed;
+    return takeLapsed(this.#leases, this.#records, now, limit);
   }
 
   async watch(listener: TaskListener): Promise<Unsubscribe> {
@@ -241,6 +252,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.#closed = true;
     this.#expiry.stop();
     this.#leases.clear();
+    this.#runnable.clear();
+    this.#steps.clear();
     this.#feed.clear();
     this.#records.clear();
     this.#tally.clear();
@@ -255,6 +268,7 @@ export class InMemoryTaskStore implements TaskStore {
     const record = this.#records.get(taskId);
     if (record === undefined) return;
     this.#records.delete(record.taskId);
+    this.#steps.remove(record.taskId);
     this.#tally.removed(record.owner, record.taskId, isTerminalStatus(record.status));
     this.#compactLeases();
     this.#expiredNow?.push(record);

@@ -5,14 +5,33 @@
  * @module @mcp-tasks/task-store
  */
 
-export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStore.js';
+export type {
+  ClaimOptions,
+  DurableTaskStore,
+  ExecutionState,
+  RecordStepInput,
+  RecordStepResult,
+  StepRecord,
+  StepValue,
+  TaskExecution,
+} from './durableTaskStore.js';
+export {
+  DEFAULT_MAX_STEP_BYTES,
+  DEFAULT_MAX_STEP_BYTES_PER_TASK,
+  isDurableTaskStore,
+  MAX_STEP_NAME_LENGTH,
+  runnableAt,
+} from './durableTaskStore.js';
 export { InMemoryTaskStore } from './inMemoryTaskStore.js';
+export type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 export type { TaskListPosition } from './listCursor.js';
 export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
+export type { MeasuredStep } from './stepLog.js';
+export { measureStep, taskStepLimit } from './stepLog.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
-export type { TaskOperationsOptions } from './taskOperations.js';
 export { TaskOperations } from './taskOperations.js';
+export type { TaskOperationsOptions } from './taskOperationsOptions.js';
 export type {
   CreateTaskOptions,
   InputRequest,

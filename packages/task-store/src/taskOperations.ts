@@ -1,6 +1,9 @@
-import { onAbort } from '@mcp-tasks/protocol';
+import { applyBySwap } from './applyBySwap.js';
 import { createIsoFormatter } from './isoClock.js';
+import { answerDecision, endDecision, toTerminalResult } from './operationOutcomes.js';
+import { type Decision, waitOnRecord } from './recordWait.js';
 import { TaskEventRouter } from './taskEventRouter.js';
+import type { TaskOperationsOptions } from './taskOperationsOptions.js';
 import {
   type CreateTaskOptions,
   type InputRequest,
@@ -25,37 +28,8 @@ import {
 import { TaskStoreError } from './taskStoreError.js';
 import * as transitions from './transitions.js';
 
-/** Options of {@link TaskOperations}. */
-export interface TaskOperationsOptions {
-  /** Epoch milliseconds, stamped on every write. @default Date.now */
-  readonly now?: () => number;
-  /** Receives exceptions thrown by listeners. @default console.error */
-  readonly onListenerError?: (error: unknown) => void;
-  /**
-   * How long a task ended by {@link TaskOperations.complete}, `fail` or `cancel` stays in the store at most: the
-   * terminal write shortens its `ttlMs` to the time since creation plus this, when that is sooner than its TTL.
-   * `null` keeps finished tasks until their TTL. @default null
-   */
-  readonly keepFinishedMs?: number | null;
-}
-
-/** What a wait decides on each record it sees: a value, an error, or keep waiting (undefined). */
-type Decision<T> = { readonly value: T } | { readonly error: Error } | undefined;
-
-const notFound = (taskId: string) =>
-  new TaskStoreError('task_not_found', `Task ${taskId} was not found (unknown, expired or not yours)`);
-const ended = (record: TaskRecord) =>
-  new TaskStoreError('task_ended', `Task ${record.taskId} is ${record.status}; no more input will arrive`);
-const unknownKey = (taskId: string, key: string) =>
-  new TaskStoreError('unknown_input_key', `Input key ${key} is neither outstanding nor answered on task ${taskId}`);
-
-const NOT_FOUND: TerminalResult = Object.freeze({ found: false });
-
-/** A terminal transition's write as a {@link TerminalResult}: `won` when this call decided it. */
-function toTerminalResult(outcome: SwapResult): TerminalResult {
-  if (outcome.ok) return { found: true, won: true, record: outcome.record };
-  return outcome.current === undefined ? NOT_FOUND : { found: true, won: false, record: outcome.current };
-}
+/** A pure transition of `transitions`: the next record, or undefined when its rule refuses. */
+type Transition = (current: TaskRecord) => TaskRecord | undefined;
 
 /**
  * The task state machine applied to a {@link TaskStore}: every named operation reads the record, computes the next
@@ -185,6 +159,14 @@ export class TaskOperations {
     return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
   }
 
+  /**
+   * Applies a pure transition of `@mcp-tasks/task-store/transitions` (such as `parkTask` or `handBackTask` of a
+   * durable task) with the same read-transition-write and retry as the named operations.
+   */
+  apply(owner: TaskOwner, taskId: string, transition: Transition): Promise<SwapResult> {
+    return this.#apply(owner, taskId, transition);
+  }
+
   /** Resolves once the store's change feed is watched (the first call starts it). */
   ready(): Promise<void> {
     this.#assertOpen();
@@ -235,14 +217,7 @@ export class TaskOperations {
    * Aborting does not withdraw the key (see {@link withdrawInput}).
    */
   waitForInput(owner: TaskOwner, taskId: string, key: string, signal?: AbortSignal): Promise<InputResponse> {
-    return this.#waitFor<InputResponse>(owner, taskId, signal, (record) => {
-      if (record === undefined) return { error: notFound(taskId) };
-      const answer = record.answers[key];
-      if (answer !== undefined) return { value: answer };
-      if (isTerminalStatus(record.status)) return { error: ended(record) };
-      if (!Object.hasOwn(record.inputRequests, key)) return { error: unknownKey(taskId, key) };
-      return undefined;
-    });
+    return this.#waitFor(owner, taskId, signal, answerDecision(taskId, key));
   }
 
   /**
@@ -250,9 +225,7 @@ export class TaskOperations {
    * with `signal.reason` when `signal` aborts, or `closed` on close.
    */
   waitForEnd(owner: TaskOwner, taskId: string, signal?: AbortSignal): Promise<TaskRecord | undefined> {
-    return this.#waitFor<TaskRecord | undefined>(owner, taskId, signal, (record) =>
-      record === undefined || isTerminalStatus(record.status) ? { value: record } : undefined,
-    );
+    return this.#waitFor(owner, taskId, signal, endDecision);
   }
 
   /** Rejects pending waits with `closed` and stops watching; does not close the store. Idempotent. */
@@ -282,11 +255,7 @@ export class TaskOperations {
     if (this.#closed) throw new TaskStoreError('closed', 'The task operations are closed');
   }
 
-  #finish(
-    owner: TaskOwner,
-    taskId: string,
-    step: (current: TaskRecord) => TaskRecord | undefined,
-  ): Promise<TerminalResult> {
+  #finish(owner: TaskOwner, taskId: string, step: Transition): Promise<TerminalResult> {
     const kept = (current: TaskRecord) => {
       const ended = step(current);
       return ended === undefined ? undefined : transitions.keepFinished(ended, this.#keepFinishedMs, this.#now());
@@ -298,27 +267,11 @@ export class TaskOperations {
    * Read, transition, conditional write; on a lost race, transition the record that won and try again. `step`
    * returning undefined (the rule refuses) or the current record itself (nothing to change) ends without a write.
    */
-  #apply(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult> {
+  #apply(owner: TaskOwner, taskId: string, step: Transition): Promise<SwapResult> {
     if (this.#closed) return Promise.reject(new TaskStoreError('closed', 'The task operations are closed'));
     // Not awaited: a store that updates on its side answers in one hop (the hottest path of the in-memory store).
     if (this.store.update !== undefined) return this.store.update(owner, taskId, step);
-    return this.#applyBySwap(owner, taskId, step);
-  }
-
-  async #applyBySwap(
-    owner: TaskOwner,
-    taskId: string,
-    step: (current: TaskRecord) => TaskRecord | undefined,
-  ): Promise<SwapResult> {
-    let current = await this.store.get(owner, taskId);
-    while (current !== undefined) {
-      const next = step(current);
-      if (next === undefined || next === current) return { ok: false, current };
-      const swapped = await this.store.swap(owner, taskId, current.version, next);
-      if (swapped.ok) return swapped;
-      current = swapped.current;
-    }
-    return { ok: false, current: undefined };
+    return applyBySwap(this.store, owner, taskId, step);
   }
 
   /**
@@ -334,39 +287,13 @@ export class TaskOperations {
     signal?.throwIfAborted();
     await this.ready();
     this.#assertOpen();
-    return new Promise<T>((resolve, reject) => {
-      let seen = 0;
-      let settled = false;
-      let unlisten: Unsubscribe = () => undefined;
-      let off: () => void = () => undefined;
-      const cleanup = () => {
-        settled = true;
-        unlisten();
-        off();
-        this.#pendingWaits.delete(fail);
-      };
-      const fail = (error: unknown) => {
-        cleanup();
-        reject(error);
-      };
-      const judge = (record: TaskRecord | undefined) => {
-        if (settled) return;
-        if (record !== undefined) {
-          // A late event of an older version must not override what a newer read showed.
-          if (record.version <= seen) return;
-          seen = record.version;
-        }
-        const decision = decide(record);
-        if (decision === undefined) return;
-        if ('error' in decision) return fail(decision.error);
-        cleanup();
-        resolve(decision.value);
-      };
-      this.#pendingWaits.add(fail);
-      if (signal !== undefined) off = onAbort(signal, () => fail(signal.reason));
-      if (signal?.aborted) return fail(signal.reason);
-      unlisten = this.listen(owner, taskId, (event) => judge(event.type === 'expired' ? undefined : event.record));
-      this.store.get(owner, taskId).then(judge, fail);
+    return waitOnRecord({
+      pending: this.#pendingWaits,
+      signal,
+      decide,
+      listen: (judge) =>
+        this.listen(owner, taskId, (event) => judge(event.type === 'expired' ? undefined : event.record)),
+      read: () => this.store.get(owner, taskId),
     });
   }
 }

@@ -10,79 +10,16 @@
  * Ownership: every call names the owner. A task owned by someone else looks exactly like an unknown or expired one.
  */
 
-import type {
-  InputRequest,
-  InputResponse,
-  InputResponses,
-  Error as JsonRpcError,
-  TaskStatus,
-} from '@mcp-tasks/protocol';
+import type { InputRequest, InputResponse, InputResponses, TaskStatus } from '@mcp-tasks/protocol';
+import type { JsonObject, TaskLease, TaskOwner, TaskRecord, TerminalStatus } from './taskRecord.js';
+
+export type { JsonObject, TaskError, TaskLease, TaskOwner, TaskRecord, TerminalStatus } from './taskRecord.js';
+export type { RequestInputResult, ResolveInputsResult, SwapResult, TerminalResult } from './writeOutcomes.js';
+
+import type { SwapResult } from './writeOutcomes.js';
 
 // The wire payload types come from the protocol package; re-exported so store users need one import.
 export type { InputRequest, InputResponse, InputResponses, TaskStatus };
-
-/** An opaque JSON object (a `CallToolResult`, request metadata, …). Stored deep-frozen, never copied. */
-export type JsonObject = { readonly [key: string]: unknown };
-
-/** The JSON-RPC error object (wire `Error`) stored on a `failed` task. */
-export type TaskError = JsonRpcError;
-
-/** Who owns a task: the authenticated principal, or a fixed value for unauthenticated transports. */
-export type TaskOwner = string;
-
-/** The terminal statuses; a record in one of them never changes again. */
-export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
-
-/** The worker that runs a task's tool, and until when (epoch ms) it has promised to be alive. */
-export interface TaskLease {
-  /** The id of the server instance (worker) running the tool. */
-  readonly worker: string;
-  /** Epoch milliseconds; past this the worker counts as lost unless it renewed the lease. */
-  readonly until: number;
-}
-
-/**
- * One immutable, versioned snapshot of a task, deep-frozen and shared (never copy it to protect it). The wire
- * `DetailedTask` is derived from it by the server. Optional fields may be present with the value `undefined`.
- */
-export interface TaskRecord {
-  /** At least 128 random bits, base64url: safe in an `Mcp-Name` header. */
-  readonly taskId: string;
-  /** The principal the task belongs to: every read and write names it, and a task is invisible to other owners. */
-  readonly owner: TaskOwner;
-  /** Starts at 1 on creation; every change adds exactly 1. */
-  readonly version: number;
-  /** The current status; `completed`, `failed` and `cancelled` are terminal and never change again. */
-  readonly status: TaskStatus;
-  /** A human-readable note on the current status, if the tool or the store set one. */
-  readonly statusMessage?: string;
-  /** ISO 8601. */
-  readonly createdAt: string;
-  /**
-   * ISO 8601; never goes backwards, and changes (or stays equal within one millisecond) with every change a client
-   * can see. A lease renewal is invisible to clients and leaves it as it is.
-   */
-  readonly lastUpdatedAt: string;
-  /** Lifetime from creation in ms; `null` = never expires. */
-  readonly ttlMs: number | null;
-  /** Suggested polling interval in ms, when one was set. */
-  readonly pollIntervalMs?: number;
-  /** Outstanding input requests by key. Non-empty exactly when status is `input_required`. */
-  readonly inputRequests: { readonly [key: string]: InputRequest };
-  /**
-   * Accepted answers by key, kept with the record while the task is not terminal so that any process (the one
-   * running the tool, or one resuming it) can read them; cleared when the task ends.
-   */
-  readonly answers: { readonly [key: string]: InputResponse };
-  /** Present exactly when status is `completed`. */
-  readonly result?: JsonObject;
-  /** Present exactly when status is `failed`. */
-  readonly error?: TaskError;
-  /** Free-form metadata from the creating request (method, tool name, arguments…), deep-frozen. */
-  readonly requestMeta?: JsonObject;
-  /** Who runs the tool and until when; absent for tasks nobody runs, and cleared when the task ends. */
-  readonly lease?: TaskLease;
-}
 
 /** What `create` needs. */
 export interface CreateTaskOptions {
@@ -104,6 +41,11 @@ export interface CreateTaskOptions {
   readonly requestMeta?: JsonObject;
   /** The lease of the worker that will run the task's tool, written atomically with the task. */
   readonly lease?: TaskLease;
+  /**
+   * Makes the task's work durable (`TaskRecord.execution`): with a `lease` it starts `running` on that worker
+   * (attempt 1), without one it starts `queued` for any worker's `claim`. @default false
+   */
+  readonly durable?: boolean;
 }
 
 /**
@@ -119,73 +61,6 @@ export interface TaskRecordPatch {
   /** Subject to `maxTtlMs` like `create`; the deadline moves with it (still counted from `createdAt`). */
   readonly ttlMs?: number | null;
 }
-
-/** Outcome of a compare-and-swap style write. */
-export type SwapResult =
-  | {
-      /** The write landed. */
-      readonly ok: true;
-      /** The record as written (the new version). */
-      readonly record: TaskRecord;
-    }
-  /**
-   * Not written: a stale expected version, or the task is terminal (`current` is the record that stands), or it
-   * does not exist for this owner (`current` undefined).
-   */
-  | {
-      /** Nothing was written. */
-      readonly ok: false;
-      /** The record that stands, or `undefined` when the task does not exist for this owner. */
-      readonly current: TaskRecord | undefined;
-    };
-
-/** Outcome of `requestInput`: the fresh key on success. */
-export type RequestInputResult =
-  | {
-      /** The request was added. */
-      readonly ok: true;
-      /** The fresh input key, unique for the task's lifetime; the answer comes back under it. */
-      readonly key: string;
-      /** The record as written, now `input_required`. */
-      readonly record: TaskRecord;
-    }
-  /** The task is terminal (`current` is the record that stands) or not found (`current` undefined). */
-  | {
-      /** Nothing was written. */
-      readonly ok: false;
-      /** The terminal record that stands, or `undefined` when the task was not found. */
-      readonly current: TaskRecord | undefined;
-    };
-
-/** Outcome of `resolveInputs`: which keys were accepted (possibly none; then the record is unchanged). */
-export type ResolveInputsResult =
-  | {
-      /** The task exists for this owner. */
-      readonly found: true;
-      /** The keys whose answers were accepted, in the order given; empty when none was outstanding. */
-      readonly accepted: readonly string[];
-      /** The record after the write (unchanged when nothing was accepted). */
-      readonly record: TaskRecord;
-    }
-  | {
-      /** The task does not exist for this owner (or has expired). */
-      readonly found: false;
-    };
-
-/** Outcome of a terminal transition (`complete`, `fail`, `cancel`): `won` tells whether this call decided it. */
-export type TerminalResult =
-  | {
-      /** The task exists for this owner. */
-      readonly found: true;
-      /** `true` when this call ended the task; `false` when it was already terminal. */
-      readonly won: boolean;
-      /** The terminal record that stands (this call's when it won, the earlier one otherwise). */
-      readonly record: TaskRecord;
-    }
-  | {
-      /** The task does not exist for this owner (or has expired). */
-      readonly found: false;
-    };
 
 /**
  * A change to one task. A change feed delivers, per task, in version order and after the change is visible to
@@ -253,6 +128,10 @@ export interface TaskStoreLimits {
    * tasks quickly is never refused for that, and what it can make the store hold stays bounded. @default Infinity
    */
   readonly maxFinishedTasksPerOwner?: number;
+  /** Largest step result (bytes of its JSON text, UTF-8) `recordStep` accepts. @default 1 MiB */
+  readonly maxStepBytes?: number;
+  /** Largest sum of one task's step results (bytes of their JSON text). @default 8 MiB */
+  readonly maxStepBytesPerTask?: number;
   /** Called after every expiry sweep. */
   readonly onSweep?: (stats: SweepStats) => void;
 }
@@ -299,7 +178,8 @@ export interface TaskStore {
    */
   expireDue(now: number, limit: number): Promise<readonly TaskRecord[]>;
   /**
-   * Up to `limit` non-terminal tasks whose lease ran out at or before `now` (their worker stopped renewing it).
+   * Up to `limit` non-terminal tasks that are not durable (no `execution`: a durable task with a lapsed lease is
+   * claimable instead) whose lease ran out at or before `now` (their worker stopped renewing it).
    * A task is returned again by later calls until a write resolves it (fails it, or gives it a new lease).
    */
   lapsedLeases(now: number, limit: number): Promise<readonly TaskRecord[]>;

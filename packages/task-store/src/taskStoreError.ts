@@ -14,6 +14,8 @@ export type TaskStoreErrorCode =
   | 'unknown_input_key'
   /** A `list` cursor that the store did not hand out (malformed or tampered with). */
   | 'invalid_cursor'
+  /** A step result above `maxStepBytes`, or a task's step results above `maxStepBytesPerTask`. */
+  | 'step_limit'
   /** The store was closed. */
   | 'closed';
 

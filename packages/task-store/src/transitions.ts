@@ -11,7 +11,9 @@
  */
 
 import { deepFreeze } from './deepFreeze.js';
-import { checkInterval, checkTtl, laterIso } from './fieldChecks.js';
+import { checkInterval, checkTtl } from './fieldChecks.js';
+import { initialExecution, wokenExecution } from './leaseTransitions.js';
+import { type Changes, freezeLease, NO_ANSWERS, NO_INPUT_REQUESTS, next, type Payloads } from './nextRecord.js';
 import { rememberFrozenRecord } from './recordFreezer.js';
 import {
   type CreateTaskOptions,
@@ -21,30 +23,11 @@ import {
   isTerminalStatus,
   type JsonObject,
   type TaskError,
-  type TaskLease,
   type TaskOwner,
   type TaskRecord,
   type TaskRecordPatch,
   type TaskStatus,
 } from './taskStore.js';
-
-type Payloads<T> = { readonly [key: string]: T };
-const NO_INPUT_REQUESTS: Payloads<InputRequest> = Object.freeze({});
-const NO_ANSWERS: Payloads<InputResponse> = Object.freeze({});
-
-/** The fields a transition may set; absent keys keep the previous value, present `undefined` clears it. */
-type Changes = {
-  -readonly [K in
-    | 'status'
-    | 'statusMessage'
-    | 'pollIntervalMs'
-    | 'ttlMs'
-    | 'inputRequests'
-    | 'answers'
-    | 'result'
-    | 'error'
-    | 'lease']?: TaskRecord[K];
-};
 
 /** The first record of a task: `working`, version 1, with the caller's id and lease. Validates ttl and interval. */
 export function newTask(
@@ -56,6 +39,7 @@ export function newTask(
 ): TaskRecord {
   const ttlMs = checkTtl(options.ttlMs, maxTtlMs);
   const pollIntervalMs = checkInterval(options.pollIntervalMs);
+  const lease = options.lease === undefined ? undefined : freezeLease(options.lease.worker, options.lease.until);
   return Object.freeze({
     taskId,
     owner,
@@ -71,7 +55,8 @@ export function newTask(
     result: undefined,
     error: undefined,
     requestMeta: deepFreeze(options.requestMeta),
-    lease: options.lease === undefined ? undefined : freezeLease(options.lease.worker, options.lease.until),
+    lease,
+    execution: options.durable === true ? initialExecution(lease) : undefined,
   });
 }
 
@@ -79,34 +64,6 @@ export function newTask(
  * A frozen lease, built field by field: V8 gives `Object.freeze({ ...lease })` (a spread copy of an object with a
  * fractional or large number, like an epoch time) a hidden class of its own, about 150 bytes more per task.
  */
-function freezeLease(worker: string, until: number): TaskLease {
-  return Object.freeze({ worker, until });
-}
-
-/** The record after `changes`, one object literal (the fast shape); `touch` moves `lastUpdatedAt`. */
-function next(current: TaskRecord, stamp: string, changes: Changes, touch = true): TaskRecord {
-  // Remembered as the last record frozen, so the store writing it next skips the deep-freeze check.
-  const record: TaskRecord = Object.freeze({
-    taskId: current.taskId,
-    owner: current.owner,
-    version: current.version + 1,
-    status: changes.status ?? current.status,
-    statusMessage: 'statusMessage' in changes ? changes.statusMessage : current.statusMessage,
-    createdAt: current.createdAt,
-    lastUpdatedAt: touch ? laterIso(stamp, current.lastUpdatedAt) : current.lastUpdatedAt,
-    ttlMs: changes.ttlMs !== undefined ? changes.ttlMs : current.ttlMs,
-    pollIntervalMs: 'pollIntervalMs' in changes ? changes.pollIntervalMs : current.pollIntervalMs,
-    inputRequests: changes.inputRequests ?? current.inputRequests,
-    answers: changes.answers ?? current.answers,
-    result: changes.result ?? current.result,
-    error: changes.error ?? current.error,
-    requestMeta: current.requestMeta,
-    lease: 'lease' in changes ? changes.lease : current.lease,
-  });
-  rememberFrozenRecord(record);
-  return record;
-}
-
 /** Applies `patch` (status message, poll interval, ttl) to a live task; refuses a terminal one. */
 export function patchTask(current: TaskRecord, patch: TaskRecordPatch, stamp: string): TaskRecord | undefined {
   if (isTerminalStatus(current.status)) return undefined;
@@ -172,7 +129,7 @@ export function resolveInputs(
   if (accepted.length === 0) return { accepted, record: current };
   const answers: Record<string, InputResponse> = { ...current.answers };
   for (const key of accepted) answers[key] = deepFreeze(responses[key] as InputResponse);
-  const changes = inputChanges(current.inputRequests, accepted);
+  const changes = inputChanges(current, accepted);
   changes.answers = Object.freeze(answers);
   return { accepted, record: next(current, stamp, changes) };
 }
@@ -180,23 +137,25 @@ export function resolveInputs(
 /** Withdraws an outstanding key (its asker gave up); refuses a key that is not outstanding. */
 export function withdrawInput(current: TaskRecord, key: string, stamp: string): TaskRecord | undefined {
   if (!Object.hasOwn(current.inputRequests, key)) return undefined;
-  return next(current, stamp, inputChanges(current.inputRequests, [key]));
+  return next(current, stamp, inputChanges(current, [key]));
 }
 
 /**
- * The status and requests once the `settled` keys (all outstanding) are no longer outstanding. Copies the rest
- * instead of deleting from a copy, which would turn the new object into a slow dictionary.
+ * The status and requests once the `settled` keys (all outstanding) are no longer outstanding, and a parked durable
+ * task woken when none is left. Copies the rest instead of deleting from a copy, which would turn the new object
+ * into a slow dictionary.
  */
-function inputChanges(inputRequests: Payloads<InputRequest>, settled: readonly string[]): Changes {
+function inputChanges(current: TaskRecord, settled: readonly string[]): Changes {
+  const inputRequests: Payloads<InputRequest> = current.inputRequests;
   let remaining: Record<string, InputRequest> | undefined;
   for (const key of Object.keys(inputRequests)) {
     if (settled.includes(key)) continue;
     remaining ??= {};
     remaining[key] = inputRequests[key] as InputRequest;
   }
-  return remaining === undefined
-    ? { status: 'working', inputRequests: NO_INPUT_REQUESTS }
-    : { status: 'input_required', inputRequests: Object.freeze(remaining) };
+  if (remaining !== undefined) return { status: 'input_required', inputRequests: Object.freeze(remaining) };
+  if (current.execution === undefined) return { status: 'working', inputRequests: NO_INPUT_REQUESTS };
+  return { status: 'working', inputRequests: NO_INPUT_REQUESTS, execution: wokenExecution(current, 'working') };
 }
 
 /** Ends the task `completed`; refused once any terminal status stands (the first terminal writer wins). */
@@ -247,33 +206,6 @@ function end(
   });
 }
 
-/**
- * Extends the lease of `worker` to `until`. Refused when the task is terminal or the lease belongs to another
- * worker (it was taken over: the caller lost it). Invisible to clients: `lastUpdatedAt` stays.
- */
-export function renewLease(current: TaskRecord, worker: string, until: number): TaskRecord | undefined {
-  if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, until) }, false);
-}
-
-/**
- * Gives the lease to `worker` until `until`, when the task has none or its lease ran out at or before `now` (the
- * previous worker is lost). Refused for a terminal task or a lease still held.
- */
-export function takeOverLease(current: TaskRecord, worker: string, until: number, now: number): TaskRecord | undefined {
-  if (isTerminalStatus(current.status) || (current.lease !== undefined && current.lease.until > now)) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, until) }, false);
-}
-
-/**
- * Lets go of the lease of `worker` at once (it shuts down and leaves the task to another instance): the lease runs
- * out at `now`, so the next lease sweep of any instance resolves the task. Refused when not held by `worker`.
- */
-export function releaseLease(current: TaskRecord, worker: string, now: number): TaskRecord | undefined {
-  if (isTerminalStatus(current.status) || current.lease?.worker !== worker) return undefined;
-  return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, now) }, false);
-}
-
 /** True when `a` and `b` look the same to a client (they differ only in lease or version). */
 export function sameClientView(a: TaskRecord, b: TaskRecord): boolean {
   return (
@@ -299,11 +231,6 @@ function keyOrder(key: string): number {
   return Number.isFinite(n) ? n : Number.MAX_SAFE_INTEGER;
 }
 
-/** The lease a task holds, if it is still valid at `now`. */
-export function heldLease(record: TaskRecord, now: number): TaskLease | undefined {
-  return record.lease !== undefined && record.lease.until > now ? record.lease : undefined;
-}
-
 /**
  * A terminal record kept at most `keepFinishedMs` from `now`: its `ttlMs` becomes the time since `createdAt` plus
  * `keepFinishedMs` when that is shorter than (or there is no) TTL, so every store expires it from the record alone
@@ -318,4 +245,13 @@ export function keepFinished(record: TaskRecord, keepFinishedMs: number | null, 
   return shortened;
 }
 
+export {
+  claimTask,
+  handBackTask,
+  heldLease,
+  parkTask,
+  releaseLease,
+  renewLease,
+  takeOverLease,
+} from './leaseTransitions.js';
 export { deepFreeze };

@@ -337,6 +337,8 @@ describe('InMemoryTaskStore', () => {
       pendingWaits: 0,
       deadlineEntries: 0,
       leaseEntries: 0,
+      runnableEntries: 0,
+      stepTasks: 0,
       timerActive: false,
     });
   });

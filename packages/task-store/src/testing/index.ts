@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import { concurrencyContract } from './concurrencyContract.js';
 import { storeOpener, type TaskStoreFactory } from './contractContext.js';
 import { coreContract } from './coreContract.js';
+import { durableContract } from './durableContract.js';
 import { inputContract } from './inputContract.js';
 import { lifecycleContract } from './lifecycleContract.js';
 import { limitsContract } from './limitsContract.js';
@@ -21,10 +22,17 @@ export { withLatency } from './latencyStore.js';
 /**
  * Registers the TaskStore contract suite (vitest `describe`/`it`) for the store `factory` builds: the store core
  * (swap, list, expireDue, lapsedLeases, watch) and the task operations on top of it, with real time. Every store must
- * pass it unchanged, also through `withLatency`. The factory is called once per test and must return an empty
+ * pass it unchanged, also through `withLatency`; a store without durable execution passes `{ durable: false }`. The factory is called once per test and must return an empty
  * store honouring the given limits; each store is closed by the suite.
  */
-export function describeTaskStoreContract(name: string, factory: TaskStoreFactory): void {
+export function describeTaskStoreContract(
+  name: string,
+  factory: TaskStoreFactory,
+  options: {
+    /** Also run the durable-execution part (the store must implement `DurableTaskStore`). @default true */
+    readonly durable?: boolean;
+  } = {},
+): void {
   const open = storeOpener(factory);
   describe(`${name} (TaskStore contract)`, () => {
     coreContract(open);
@@ -34,5 +42,6 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
     listContract(open);
     concurrencyContract(open);
     limitsContract(open);
+    if (options.durable !== false) durableContract(open);
   });
 }

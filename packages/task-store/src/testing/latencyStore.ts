@@ -1,3 +1,4 @@
+import { type DurableTaskStore, isDurableTaskStore } from '../durableTaskStore.js';
 import type { TaskStore } from '../taskStore.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -5,7 +6,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Wraps a store so it behaves like one across a network: every call answers `latencyMs` late (half before, half
  * after the inner call), and every change-feed event arrives `latencyMs` after the write, in order. Running the
- * contract suite through it checks that callers never lean on synchronous delivery.
+ * contract suite through it checks that callers never lean on synchronous delivery. A durable store stays durable.
  */
 export function withLatency(inner: TaskStore, latencyMs = 2): TaskStore {
   const half = latencyMs / 2;
@@ -17,7 +18,15 @@ export function withLatency(inner: TaskStore, latencyMs = 2): TaskStore {
       await sleep(half);
       return result;
     };
+  const durable: Partial<DurableTaskStore> = isDurableTaskStore(inner)
+    ? {
+        recordStep: late((owner, taskId, worker, step) => inner.recordStep(owner, taskId, worker, step)),
+        steps: late((owner, taskId) => inner.steps(owner, taskId)),
+        claim: late((options) => inner.claim(options)),
+      }
+    : {};
   return {
+    ...durable,
     create: late((owner, options) => inner.create(owner, options)),
     get: late((owner, taskId) => inner.get(owner, taskId)),
     list: late((owner, options) => inner.list(owner, options)),

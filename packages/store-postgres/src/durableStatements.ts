@@ -1,0 +1,73 @@
+/** The statements of durable execution (claiming, step results) for one table; see `statementsFor`. */
+
+const TERMINAL = `('completed', 'failed', 'cancelled')`;
+const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
+
+/**
+ * Brings a table created before durable execution up to date (idempotent, run by every migration): the runnable
+ * time column (NULL for every existing task, which is right: none of them is durable), its index, and the step table,
+ * whose rows go with their task (`ON DELETE CASCADE`: an expiry removes them in the same statement).
+ */
+export function durableMigration(table: string): string {
+  return `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS runnable_at bigint;
+      CREATE INDEX IF NOT EXISTS ${table}_runnable ON ${table} (runnable_at) WHERE runnable_at IS NOT NULL;
+      CREATE TABLE IF NOT EXISTS ${table}_steps (
+        task_id text NOT NULL REFERENCES ${table} (task_id) ON DELETE CASCADE,
+        name text NOT NULL,
+        attempt integer NOT NULL,
+        bytes integer NOT NULL,
+        result jsonb NOT NULL,
+        completed_at bigint NOT NULL,
+        seq bigint NOT NULL,
+        PRIMARY KEY (task_id, name)
+      );`;
+}
+
+/**
+ * `claim`, `recordStep` and `steps`, each one statement (one round trip). `notify` is the change notification of a
+ * write, with `$5` as the writing instance.
+ */
+export function durableStatements(
+  table: string,
+  notify: string,
+): { readonly claim: string; readonly recordStep: string; readonly steps: string } {
+  const steps = `${table}_steps`;
+  return {
+    // $1 now, $2 limit, $3 lease end, $4 worker, $5 instance. SKIP LOCKED: concurrent claims of any instance take
+    // disjoint rows without waiting on each other; the row's runnable time is re-checked under the lock.
+    claim: `WITH picked AS (
+        SELECT task_id FROM ${table} WHERE runnable_at <= $1::bigint ORDER BY runnable_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+      claimed AS (
+        UPDATE ${table} t SET version = t.version + 1, lease_until = $3::bigint, runnable_at = $3::bigint, seq = nextval('${table}_seq'),
+          record = t.record || jsonb_build_object(
+            'version', t.version + 1,
+            'lease', jsonb_build_object('worker', $4::text, 'until', $3::bigint),
+            'execution', jsonb_build_object('state', 'running',
+              'attempt', coalesce((t.record #>> '{execution,attempt}')::integer, 0) + 1))
+        FROM picked WHERE t.task_id = picked.task_id AND t.runnable_at <= $1::bigint AND t.status NOT IN ${TERMINAL}
+        RETURNING t.task_id, t.owner, t.version, t.seq, t.record)
+      SELECT record::text AS record, ${notify} FROM claimed`,
+    // $1 task, $2 owner, $3 worker, $4 name, $5 attempt, $6 bytes, $7 result, $8 most bytes per task. Only the
+    // lease holder of a live task writes; a recorded name returns the stored step (first write wins).
+    recordStep: `WITH task AS (
+        SELECT task_id FROM ${table} WHERE task_id = $1 AND owner = $2 AND status NOT IN ${TERMINAL}
+          AND record #>> '{lease,worker}' = $3),
+      existing AS (
+        SELECT s.name, s.attempt, s.result::text AS result, s.completed_at FROM ${steps} s JOIN task USING (task_id)
+        WHERE s.name = $4),
+      total AS (SELECT coalesce(sum(bytes), 0) AS bytes FROM ${steps} WHERE task_id = $1),
+      inserted AS (
+        INSERT INTO ${steps} (task_id, name, attempt, bytes, result, completed_at, seq)
+        SELECT $1, $4, $5::integer, $6::integer, $7::jsonb, ${NOW_MS}, nextval('${table}_seq') FROM task, total
+        WHERE NOT EXISTS (SELECT 1 FROM existing) AND total.bytes + $6::integer <= $8::bigint
+        ON CONFLICT (task_id, name) DO NOTHING
+        RETURNING name, attempt, result::text AS result, completed_at)
+      SELECT 'fresh' AS outcome, name, attempt, result, completed_at FROM inserted
+      UNION ALL SELECT 'stored', name, attempt, result, completed_at FROM existing
+      UNION ALL SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM task) THEN 'not_held'
+          WHEN (SELECT bytes FROM total) + $6::integer > $8::bigint THEN 'too_large' ELSE 'raced' END, NULL, NULL, NULL, NULL
+        WHERE NOT EXISTS (SELECT 1 FROM inserted) AND NOT EXISTS (SELECT 1 FROM existing)`,
+    steps: `SELECT s.name, s.attempt, s.result::text AS result, s.completed_at
+      FROM ${steps} s JOIN ${table} t USING (task_id) WHERE s.task_id = $1 AND t.owner = $2 ORDER BY s.seq`,
+  };
+}
