@@ -3,7 +3,9 @@
  * was (same status, message and `lastUpdatedAt`) is not news, and a progress UI or log would repeat itself.
  */
 import type { DetailedTask, Task } from '@mcp-tasks/protocol';
-import type { TaskStatusListener } from './taskDriver.js';
+
+/** A callback that sees each observed task state that differs from the last one it saw, the seed first. Exceptions it throws are ignored. */
+export type TaskStatusListener = (task: Task | DetailedTask) => void;
 
 /** Wraps `listener` so that it is called only for a state that changed since the previous call. */
 export function changedStatusListener(listener: TaskStatusListener | undefined): TaskStatusListener | undefined {

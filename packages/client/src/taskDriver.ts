@@ -12,7 +12,7 @@ import {
   ProtocolError,
   type Task,
 } from '@mcp-tasks/protocol';
-import { changedStatusListener } from './changedStatusListener.js';
+import { changedStatusListener, type TaskStatusListener } from './changedStatusListener.js';
 import type { Clock } from './clock.js';
 import {
   InputHandlerError,
@@ -53,9 +53,6 @@ export interface TaskObserver {
   /** Releases what the observer holds (e.g. a listen stream). Called once the drive ends, however it ends. */
   close(): void;
 }
-
-/** A callback that sees every observed task state, the seed first. Exceptions it throws are ignored. */
-export type TaskStatusListener = (task: Task | DetailedTask) => void;
 
 /** Options of {@link driveTask}. */
 export interface DriveTaskOptions<R> {
@@ -240,3 +237,5 @@ function notify(listener: TaskStatusListener | undefined, task: Task | DetailedT
     // A progress UI must not be able to break the call it observes.
   }
 }
+
+export type { TaskStatusListener } from './changedStatusListener.js';

@@ -1,287 +1,217 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskEvent } from '../taskStore.js';
-import {
-  ACCEPT,
-  ELICIT,
-  expectStoreError,
-  expectWellFormed,
-  type OpenStore,
-  RESULT,
-  RPC_ERROR,
-} from './contractContext.js';
+import { ACCEPT, ELICIT, expectStoreError, expectWellFormed, type OpenStore, RESULT } from './contractContext.js';
+import { close1, terminalTransitions1, waitForEnd1 } from './terminalContract.js';
 
 /** Creation, reads, compare-and-swap, terminal transitions, events and close. */
 export function lifecycleContract(open: OpenStore): void {
   describe('create and get', () => {
-    it('creates a working task at version 1 that get finds immediately (S9)', async () => {
-      const store = await open();
-      const meta = { method: 'tools/call', tool: 'slow' };
-      const task = await store.create('alice', {
-        ttlMs: 60_000,
-        pollIntervalMs: 500,
-        statusMessage: 'queued',
-        requestMeta: meta,
-      });
-      expect(task).toMatchObject({ owner: 'alice', version: 1, status: 'working', ttlMs: 60_000, pollIntervalMs: 500 });
-      expect(task.statusMessage).toBe('queued');
-      expect(task.requestMeta).toEqual(meta);
-      expect(task.createdAt).toBe(task.lastUpdatedAt);
-      expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
-      expectWellFormed(task);
-      expect(await store.get('alice', task.taskId)).toEqual(task);
-    });
-
-    it('issues unique, header-safe ids of at least 128 bits (S11)', async () => {
-      const store = await open();
-      const ids = new Set<string>();
-      for (let i = 0; i < 2_000; i++) ids.add((await store.create('alice', { ttlMs: null })).taskId);
-      expect(ids.size).toBe(2_000);
-      // 22 base64url characters carry at least 128 bits; the id travels in the Mcp-Name header.
-      for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    });
-
-    it('returns undefined for an unknown id', async () => {
-      const store = await open();
-      expect(await store.get('alice', 'no-such-task')).toBeUndefined();
-    });
-
-    it('rejects a malformed ttlMs or pollIntervalMs with invalid_argument', async () => {
-      const store = await open();
-      await expectStoreError(store.create('alice', { ttlMs: -1 }), 'invalid_argument');
-      await expectStoreError(store.create('alice', { ttlMs: 1.5 }), 'invalid_argument');
-      await expectStoreError(store.create('alice', { ttlMs: null, pollIntervalMs: -5 }), 'invalid_argument');
-    });
-
-    it('never lets a caller change stored state through a returned record', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null, requestMeta: { tool: 'x' } });
-      const done = await store.complete('alice', task.taskId, { content: [{ type: 'text', text: 'a' }] });
-      if (!done.found) throw new Error('task vanished');
-      const attempts: Array<() => void> = [
-        () => Object.assign(done.record, { status: 'working' }),
-        () => Object.assign(done.record.result ?? {}, { injected: true }),
-        () => Object.assign(done.record.requestMeta ?? {}, { tool: 'y' }),
-      ];
-      for (const attempt of attempts) {
-        try {
-          attempt();
-        } catch {
-          // Frozen records throw in strict mode; copies would silently diverge. Either way the store is intact.
-        }
-      }
-      const again = await store.get('alice', task.taskId);
-      expect(again?.status).toBe('completed');
-      expect(again?.result).toEqual({ content: [{ type: 'text', text: 'a' }] });
-      expect(again?.requestMeta).toEqual({ tool: 'x' });
-    });
+    createAndGet1(open);
+    createAndGet2(open);
   });
 
   describe('compareAndSwap', () => {
-    it('writes at the expected version: version + 1, lastUpdatedAt not earlier', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const swap = await store.compareAndSwap('alice', task.taskId, 1, {
-        statusMessage: 'half way',
-        pollIntervalMs: 2_000,
-      });
-      expect(swap.ok).toBe(true);
-      if (!swap.ok) return;
-      expect(swap.record).toMatchObject({ version: 2, statusMessage: 'half way', pollIntervalMs: 2_000 });
-      expect(swap.record.lastUpdatedAt >= task.lastUpdatedAt).toBe(true);
-      expect(await store.get('alice', task.taskId)).toEqual(swap.record);
-    });
-
-    it('returns a stale expected version as ok: false with the current record, not an exception', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      await store.setStatusMessage('alice', task.taskId, 'moved on');
-      const swap = await store.compareAndSwap('alice', task.taskId, 1, { statusMessage: 'stale' });
-      expect(swap).toMatchObject({ ok: false, current: { version: 2, statusMessage: 'moved on' } });
-    });
-
-    it('passes the current record to a patch function and clears a field set to undefined', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null, statusMessage: 'x' });
-      const swap = await store.compareAndSwap('alice', task.taskId, 1, (current) => ({
-        pollIntervalMs: current.version * 100,
-        statusMessage: undefined,
-      }));
-      expect(swap.ok && swap.record.pollIntervalMs).toBe(100);
-      expect(swap.ok && swap.record.statusMessage).toBeUndefined();
-    });
-
-    it('refuses to change a terminal record and reports an unknown task with current undefined', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      await store.cancel('alice', task.taskId);
-      const swap = await store.compareAndSwap('alice', task.taskId, 2, { statusMessage: 'late' });
-      expect(swap).toMatchObject({ ok: false, current: { status: 'cancelled', version: 2 } });
-      expect(await store.setStatusMessage('alice', task.taskId, 'late')).toMatchObject({ ok: false });
-      expect(await store.compareAndSwap('alice', 'unknown', 1, {})).toEqual({ ok: false, current: undefined });
-    });
-
-    it('rejects an invalid patch value with invalid_argument', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      await expectStoreError(
-        store.compareAndSwap('alice', task.taskId, 1, { pollIntervalMs: 0.5 }),
-        'invalid_argument',
-      );
-      expect((await store.get('alice', task.taskId))?.version).toBe(1);
-    });
+    compareAndSwap1(open);
   });
 
   describe('terminal transitions (decision 6)', () => {
-    it('completes with the result and clears outstanding input requests (S15)', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      await store.requestInput('alice', task.taskId, ELICIT);
-      const done = await store.complete('alice', task.taskId, RESULT);
-      expect(done).toMatchObject({
-        found: true,
-        won: true,
-        record: { status: 'completed', version: 3, result: RESULT },
-      });
-      if (done.found) expectWellFormed(done.record);
-    });
-
-    it('fails with the JSON-RPC error and a statusMessage (S16)', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const failed = await store.fail('alice', task.taskId, RPC_ERROR, 'Tool raised -32603');
-      expect(failed).toMatchObject({
-        won: true,
-        record: { status: 'failed', error: RPC_ERROR, statusMessage: 'Tool raised -32603' },
-      });
-    });
-
-    it('cancels with the reason as statusMessage', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      expect(await store.cancel('alice', task.taskId, 'user asked')).toMatchObject({
-        won: true,
-        record: { status: 'cancelled', statusMessage: 'user asked' },
-      });
-    });
-
-    it('lets the first terminal writer win; later calls learn they lost and change nothing', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const first = await store.complete('alice', task.taskId, RESULT);
-      const later = [
-        await store.cancel('alice', task.taskId, 'too late'),
-        await store.fail('alice', task.taskId, RPC_ERROR),
-        await store.complete('alice', task.taskId, { content: [] }),
-      ];
-      if (!first.found) throw new Error('task vanished');
-      for (const outcome of later) expect(outcome).toEqual({ found: true, won: false, record: first.record });
-      expect(await store.resolveInputs('alice', task.taskId, { 'input-1': ACCEPT })).toMatchObject({ accepted: [] });
-      expect(await store.get('alice', task.taskId)).toEqual(first.record);
-    });
-
-    it('reports found: false for an unknown task', async () => {
-      const store = await open();
-      expect(await store.cancel('alice', 'unknown')).toEqual({ found: false });
-      expect(await store.complete('alice', 'unknown', RESULT)).toEqual({ found: false });
-      expect(await store.fail('alice', 'unknown', RPC_ERROR)).toEqual({ found: false });
-    });
+    terminalTransitions1(open);
   });
 
   describe('events', () => {
-    it('delivers every change in version order, after it is visible to get', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const events: TaskEvent[] = [];
-      const seen: Array<Promise<number | undefined>> = [];
-      const unsubscribe = await store.subscribe('alice', task.taskId, (event) => {
-        events.push(event);
-        seen.push(store.get('alice', task.taskId).then((record) => record?.version));
-      });
-      await store.setStatusMessage('alice', task.taskId, 'one');
-      const asked = await store.requestInput('alice', task.taskId, ELICIT);
-      if (asked.ok) await store.resolveInputs('alice', task.taskId, { [asked.key]: ACCEPT });
-      await store.complete('alice', task.taskId, RESULT);
-      // A remote store may deliver after the writer's promise resolves; wait (bounded) for all four.
-      await vi.waitFor(() => expect(events).toHaveLength(4));
-      expect(events.map((e) => e.type === 'updated' && e.record.version)).toEqual([2, 3, 4, 5]);
-      const versions = await Promise.all(seen);
-      for (const [i, version] of versions.entries()) expect(version).toBeGreaterThanOrEqual(i + 2);
-      unsubscribe();
-    });
-
-    it('stops delivering after unsubscribe, which is idempotent', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      let calls = 0;
-      const unsubscribe = await store.subscribe('alice', task.taskId, () => calls++);
-      const sentinel: number[] = [];
-      await store.subscribe('alice', task.taskId, (event) => sentinel.push(event.record.version));
-      await store.setStatusMessage('alice', task.taskId, 'a');
-      await vi.waitFor(() => expect(calls).toBe(1));
-      unsubscribe();
-      unsubscribe();
-      await store.setStatusMessage('alice', task.taskId, 'b');
-      // Once a still-subscribed listener has the later event, the removed one would have had it too.
-      await vi.waitFor(() => expect(sentinel).toEqual([2, 3]));
-      expect(calls).toBe(1);
-    });
-
-    it('keeps version order for every listener when a listener writes during delivery', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const first: number[] = [];
-      const second: number[] = [];
-      let nested: Promise<unknown> | undefined;
-      await store.subscribe('alice', task.taskId, (event) => {
-        first.push(event.record.version);
-        if (event.record.version === 2) nested = store.setStatusMessage('alice', task.taskId, 'from listener');
-      });
-      await store.subscribe('alice', task.taskId, (event) => second.push(event.record.version));
-      await store.setStatusMessage('alice', task.taskId, 'outside');
-      await vi.waitFor(() => expect(nested).toBeDefined());
-      await nested;
-      await vi.waitFor(() => expect(second).toHaveLength(2));
-      expect(first).toEqual([2, 3]);
-      expect(second).toEqual([2, 3]);
-    });
+    events1(open);
+    events2(open);
   });
 
   describe('waitForEnd', () => {
-    it('resolves with the terminal record, at once when already terminal, undefined when unknown', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const ended = store.waitForEnd('alice', task.taskId);
-      await store.cancel('alice', task.taskId, 'stop');
-      expect(await ended).toMatchObject({ status: 'cancelled', statusMessage: 'stop' });
-      expect(await store.waitForEnd('alice', task.taskId)).toMatchObject({ status: 'cancelled' });
-      expect(await store.waitForEnd('alice', 'unknown')).toBeUndefined();
-    });
-
-    it('rejects with the signal reason when the signal aborts', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: null });
-      const controller = new AbortController();
-      const ended = store.waitForEnd('alice', task.taskId, controller.signal);
-      controller.abort(new Error('runner finished'));
-      await expect(ended).rejects.toThrow('runner finished');
-    });
+    waitForEnd1(open);
   });
 
   describe('close', () => {
-    it('rejects pending waits and later calls with closed, and is idempotent', async () => {
-      const store = await open();
-      const task = await store.create('alice', { ttlMs: 60_000 });
-      const asked = await store.requestInput('alice', task.taskId, ELICIT);
-      if (!asked.ok) throw new Error('requestInput failed');
-      // Expectations attached before closing: a remote store's close takes long enough to flag a bare rejection.
-      const input = expectStoreError(store.waitForInput('alice', task.taskId, asked.key), 'closed');
-      const ended = expectStoreError(store.waitForEnd('alice', task.taskId), 'closed');
-      await store.close();
-      await store.close();
-      await input;
-      await ended;
-      await expectStoreError(store.get('alice', task.taskId), 'closed');
-      await expectStoreError(store.create('alice', { ttlMs: null }), 'closed');
+    close1(open);
+  });
+}
+
+/** Part 1 of "create and get". */
+function createAndGet1(open: OpenStore): void {
+  it('creates a working task at version 1 that get finds immediately (S9)', async () => {
+    const store = await open();
+    const meta = { method: 'tools/call', tool: 'slow' };
+    const task = await store.create('alice', {
+      ttlMs: 60_000,
+      pollIntervalMs: 500,
+      statusMessage: 'queued',
+      requestMeta: meta,
     });
+    expect(task).toMatchObject({ owner: 'alice', version: 1, status: 'working', ttlMs: 60_000, pollIntervalMs: 500 });
+    expect(task.statusMessage).toBe('queued');
+    expect(task.requestMeta).toEqual(meta);
+    expect(task.createdAt).toBe(task.lastUpdatedAt);
+    expect(new Date(task.createdAt).toISOString()).toBe(task.createdAt);
+    expectWellFormed(task);
+    expect(await store.get('alice', task.taskId)).toEqual(task);
+  });
+
+  it('issues unique, header-safe ids of at least 128 bits (S11)', async () => {
+    const store = await open();
+    const ids = new Set<string>();
+    for (let i = 0; i < 2_000; i++) ids.add((await store.create('alice', { ttlMs: null })).taskId);
+    expect(ids.size).toBe(2_000);
+    // 22 base64url characters carry at least 128 bits; the id travels in the Mcp-Name header.
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+  });
+
+  it('returns undefined for an unknown id', async () => {
+    const store = await open();
+    expect(await store.get('alice', 'no-such-task')).toBeUndefined();
+  });
+
+  it('rejects a malformed ttlMs or pollIntervalMs with invalid_argument', async () => {
+    const store = await open();
+    await expectStoreError(store.create('alice', { ttlMs: -1 }), 'invalid_argument');
+    await expectStoreError(store.create('alice', { ttlMs: 1.5 }), 'invalid_argument');
+    await expectStoreError(store.create('alice', { ttlMs: null, pollIntervalMs: -5 }), 'invalid_argument');
+  });
+}
+
+/** Part 2 of "create and get". */
+function createAndGet2(open: OpenStore): void {
+  it('never lets a caller change stored state through a returned record', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null, requestMeta: { tool: 'x' } });
+    const done = await store.complete('alice', task.taskId, { content: [{ type: 'text', text: 'a' }] });
+    if (!done.found) throw new Error('task vanished');
+    const attempts: Array<() => void> = [
+      () => Object.assign(done.record, { status: 'working' }),
+      () => Object.assign(done.record.result ?? {}, { injected: true }),
+      () => Object.assign(done.record.requestMeta ?? {}, { tool: 'y' }),
+    ];
+    for (const attempt of attempts) {
+      try {
+        attempt();
+      } catch {
+        // Frozen records throw in strict mode; copies would silently diverge. Either way the store is intact.
+      }
+    }
+    const again = await store.get('alice', task.taskId);
+    expect(again?.status).toBe('completed');
+    expect(again?.result).toEqual({ content: [{ type: 'text', text: 'a' }] });
+    expect(again?.requestMeta).toEqual({ tool: 'x' });
+  });
+}
+
+/** Part 1 of "events". */
+function events1(open: OpenStore): void {
+  it('delivers every change in version order, after it is visible to get', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    const events: TaskEvent[] = [];
+    const seen: Array<Promise<number | undefined>> = [];
+    const unsubscribe = await store.subscribe('alice', task.taskId, (event) => {
+      events.push(event);
+      seen.push(store.get('alice', task.taskId).then((record) => record?.version));
+    });
+    await store.setStatusMessage('alice', task.taskId, 'one');
+    const asked = await store.requestInput('alice', task.taskId, ELICIT);
+    if (asked.ok) await store.resolveInputs('alice', task.taskId, { [asked.key]: ACCEPT });
+    await store.complete('alice', task.taskId, RESULT);
+    // A remote store may deliver after the writer's promise resolves; wait (bounded) for all four.
+    await vi.waitFor(() => expect(events).toHaveLength(4));
+    expect(events.map((e) => e.type === 'updated' && e.record.version)).toEqual([2, 3, 4, 5]);
+    const versions = await Promise.all(seen);
+    for (const [i, version] of versions.entries()) expect(version).toBeGreaterThanOrEqual(i + 2);
+    unsubscribe();
+  });
+
+  it('stops delivering after unsubscribe, which is idempotent', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    let calls = 0;
+    const unsubscribe = await store.subscribe('alice', task.taskId, () => calls++);
+    const sentinel: number[] = [];
+    await store.subscribe('alice', task.taskId, (event) => sentinel.push(event.record.version));
+    await store.setStatusMessage('alice', task.taskId, 'a');
+    await vi.waitFor(() => expect(calls).toBe(1));
+    unsubscribe();
+    unsubscribe();
+    await store.setStatusMessage('alice', task.taskId, 'b');
+    // Once a still-subscribed listener has the later event, the removed one would have had it too.
+    await vi.waitFor(() => expect(sentinel).toEqual([2, 3]));
+    expect(calls).toBe(1);
+  });
+}
+
+/** Part 2 of "events". */
+function events2(open: OpenStore): void {
+  it('keeps version order for every listener when a listener writes during delivery', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    const first: number[] = [];
+    const second: number[] = [];
+    let nested: Promise<unknown> | undefined;
+    await store.subscribe('alice', task.taskId, (event) => {
+      first.push(event.record.version);
+      if (event.record.version === 2) nested = store.setStatusMessage('alice', task.taskId, 'from listener');
+    });
+    await store.subscribe('alice', task.taskId, (event) => second.push(event.record.version));
+    await store.setStatusMessage('alice', task.taskId, 'outside');
+    await vi.waitFor(() => expect(nested).toBeDefined());
+    await nested;
+    await vi.waitFor(() => expect(second).toHaveLength(2));
+    expect(first).toEqual([2, 3]);
+    expect(second).toEqual([2, 3]);
+  });
+}
+
+/** Part 1 of "compareAndSwap". */
+function compareAndSwap1(open: OpenStore): void {
+  it('writes at the expected version: version + 1, lastUpdatedAt not earlier', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    const swap = await store.compareAndSwap('alice', task.taskId, 1, {
+      statusMessage: 'half way',
+      pollIntervalMs: 2_000,
+    });
+    expect(swap.ok).toBe(true);
+    if (!swap.ok) return;
+    expect(swap.record).toMatchObject({ version: 2, statusMessage: 'half way', pollIntervalMs: 2_000 });
+    expect(swap.record.lastUpdatedAt >= task.lastUpdatedAt).toBe(true);
+    expect(await store.get('alice', task.taskId)).toEqual(swap.record);
+  });
+
+  it('returns a stale expected version as ok: false with the current record, not an exception', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    await store.setStatusMessage('alice', task.taskId, 'moved on');
+    const swap = await store.compareAndSwap('alice', task.taskId, 1, { statusMessage: 'stale' });
+    expect(swap).toMatchObject({ ok: false, current: { version: 2, statusMessage: 'moved on' } });
+  });
+
+  it('passes the current record to a patch function and clears a field set to undefined', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null, statusMessage: 'x' });
+    const swap = await store.compareAndSwap('alice', task.taskId, 1, (current) => ({
+      pollIntervalMs: current.version * 100,
+      statusMessage: undefined,
+    }));
+    expect(swap.ok && swap.record.pollIntervalMs).toBe(100);
+    expect(swap.ok && swap.record.statusMessage).toBeUndefined();
+  });
+
+  it('refuses to change a terminal record and reports an unknown task with current undefined', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    await store.cancel('alice', task.taskId);
+    const swap = await store.compareAndSwap('alice', task.taskId, 2, { statusMessage: 'late' });
+    expect(swap).toMatchObject({ ok: false, current: { status: 'cancelled', version: 2 } });
+    expect(await store.setStatusMessage('alice', task.taskId, 'late')).toMatchObject({ ok: false });
+    expect(await store.compareAndSwap('alice', 'unknown', 1, {})).toEqual({ ok: false, current: undefined });
+  });
+
+  it('rejects an invalid patch value with invalid_argument', async () => {
+    const store = await open();
+    const task = await store.create('alice', { ttlMs: null });
+    await expectStoreError(store.compareAndSwap('alice', task.taskId, 1, { pollIntervalMs: 0.5 }), 'invalid_argument');
+    expect((await store.get('alice', task.taskId))?.version).toBe(1);
   });
 }
