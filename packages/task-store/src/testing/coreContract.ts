@@ -13,7 +13,7 @@ export function coreContract(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "store core". */
+/** The "store core" cases, part 1. */
 function storeCore1(open: OpenStore): void {
   it('writes a swap only at the expected version, never over a terminal record', async () => {
     const { store } = await open();
@@ -62,7 +62,7 @@ function storeCore1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "store core". */
+/** The "store core" cases, part 2. */
 function storeCore2(open: OpenStore): void {
   it('reports a lapsed lease until a write resolves it, and not a renewed one', async () => {
     const { store } = await open();

@@ -31,7 +31,7 @@ export function inputContract(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "requestInput and resolveInputs". */
+/** The "requestInput and resolveInputs" cases, part 1. */
 function requestInputAndResolveInputs1(open: OpenStore): void {
   it('adds the request under a fresh key and moves to input_required', async () => {
     const store = await open();
@@ -72,7 +72,7 @@ function requestInputAndResolveInputs1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "requestInput and resolveInputs". */
+/** The "requestInput and resolveInputs" cases, part 2. */
 function requestInputAndResolveInputs2(open: OpenStore): void {
   it('ignores keys never issued, already answered or withdrawn, without a new version (S26)', async () => {
     const store = await open();
@@ -110,7 +110,7 @@ function requestInputAndResolveInputs2(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "waitForInput". */
+/** The "waitForInput" cases, part 1. */
 function waitForInput1(open: OpenStore): void {
   it('resolves with an answer that arrives later, and with one that arrived earlier', async () => {
     const store = await open();
@@ -160,7 +160,7 @@ function waitForInput1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "waitForInput". */
+/** The "waitForInput" cases, part 2. */
 function waitForInput2(open: OpenStore): void {
   it('rejects with the signal reason on abort, and at once for an aborted signal; the key stays outstanding', async () => {
     const store = await open();

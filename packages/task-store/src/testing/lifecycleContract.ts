@@ -32,7 +32,7 @@ export function lifecycleContract(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "create and get". */
+/** The "create and get" cases, part 1. */
 function createAndGet1(open: OpenStore): void {
   it('creates a working task at version 1 that get finds immediately (S9)', async () => {
     const store = await open();
@@ -74,7 +74,7 @@ function createAndGet1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "create and get". */
+/** The "create and get" cases, part 2. */
 function createAndGet2(open: OpenStore): void {
   it('never lets a caller change stored state through a returned record', async () => {
     const store = await open();
@@ -100,7 +100,7 @@ function createAndGet2(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "events". */
+/** The "events" cases, part 1. */
 function events1(open: OpenStore): void {
   it('delivers every change in version order, after it is visible to get', async () => {
     const store = await open();
@@ -141,7 +141,7 @@ function events1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "events". */
+/** The "events" cases, part 2. */
 function events2(open: OpenStore): void {
   it('keeps version order for every listener when a listener writes during delivery', async () => {
     const store = await open();
@@ -163,7 +163,7 @@ function events2(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "compareAndSwap". */
+/** The "compareAndSwap" cases, part 1. */
 function compareAndSwap1(open: OpenStore): void {
   it('writes at the expected version: version + 1, lastUpdatedAt not earlier', async () => {
     const store = await open();

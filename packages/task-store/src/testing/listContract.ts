@@ -29,7 +29,7 @@ export function listContract(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "list". */
+/** The "list" cases, part 1. */
 function list1(open: OpenStore): void {
   it('pages through exactly the owner’s tasks in creation order, each once, every status included', async () => {
     const store = await open();
@@ -85,7 +85,7 @@ function list1(open: OpenStore): void {
   });
 }
 
-/** Part 2 of "list". */
+/** The "list" cases, part 2. */
 function list2(open: OpenStore): void {
   it('refuses a cursor it did not hand out and a limit that is not a positive integer', async () => {
     const store = await open();

@@ -9,7 +9,7 @@ import {
   RPC_ERROR,
 } from './contractContext.js';
 
-/** Part 1 of "terminal transitions (decision 6)". */
+/** The "terminal transitions" cases, part 1. */
 export function terminalTransitions1(open: OpenStore): void {
   it('completes with the result and clears outstanding input requests (S15)', async () => {
     const store = await open();
@@ -66,7 +66,7 @@ export function terminalTransitions1(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "waitForEnd". */
+/** The "waitForEnd" cases, part 1. */
 export function waitForEnd1(open: OpenStore): void {
   it('resolves with the terminal record, at once when already terminal, undefined when unknown', async () => {
     const store = await open();
@@ -88,7 +88,7 @@ export function waitForEnd1(open: OpenStore): void {
   });
 }
 
-/** Part 1 of "close". */
+/** The "close" cases, part 1. */
 export function close1(open: OpenStore): void {
   it('rejects pending waits and later calls with closed, and is idempotent', async () => {
     const store = await open();
