@@ -1,0 +1,42 @@
+import { importPKCS8 } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { asClient, type GrantContext, requestOptions, tokenError, toStored, withNonceRetry } from './grants.js';
+import type { StoredTokens } from './tokenStore.js';
+
+/** Machine-to-machine credentials for the client credentials grant (OAuth 2.1 section 4.2). */
+export type ClientCredentials =
+  | { readonly clientId: string; readonly clientSecret: string }
+  | { readonly clientId: string; readonly privateKeyPem: string; readonly algorithm?: string | undefined };
+
+/** The client authentication for a credentials grant: a secret (basic) or a signed JWT (RFC 7523 private_key_jwt). */
+export async function credentialsAuth(credentials: ClientCredentials): Promise<oauth.ClientAuth> {
+  if ('clientSecret' in credentials) return oauth.ClientSecretBasic(credentials.clientSecret);
+  const algorithm = credentials.algorithm ?? 'ES256';
+  const key = await importPKCS8(credentials.privateKeyPem, algorithm);
+  return oauth.PrivateKeyJwt(key);
+}
+
+/** Gets a token with the client credentials grant for `resource`, asking for `scope` when given. */
+export async function clientCredentialsToken(
+  context: GrantContext,
+  resource: string,
+  scope: string | undefined,
+): Promise<StoredTokens> {
+  const client = asClient(context.client);
+  const parameters: Record<string, string> = { resource };
+  if (scope !== undefined && scope !== '') parameters.scope = scope;
+  try {
+    const response = await withNonceRetry(context, () =>
+      oauth.clientCredentialsGrantRequest(
+        context.as,
+        client,
+        context.auth,
+        new URLSearchParams(),
+        requestOptions(context, parameters),
+      ),
+    );
+    return toStored(await oauth.processClientCredentialsResponse(context.as, client, response), context.as.issuer);
+  } catch (cause) {
+    throw tokenError(context, cause);
+  }
+}
