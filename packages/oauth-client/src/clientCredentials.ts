@@ -1,5 +1,6 @@
 import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { secretBasic } from './registration.js';
 import { asClient, type GrantContext, requestOptions, tokenError, toStored, withNonceRetry } from './grants.js';
 import type { StoredTokens } from './tokenStore.js';
 
@@ -10,7 +11,7 @@ export type ClientCredentials =
 
 /** The client authentication for a credentials grant: a secret (basic) or a signed JWT (RFC 7523 private_key_jwt). */
 export async function credentialsAuth(credentials: ClientCredentials): Promise<oauth.ClientAuth> {
-  if ('clientSecret' in credentials) return oauth.ClientSecretBasic(credentials.clientSecret);
+  if ('clientSecret' in credentials) return secretBasic(credentials.clientSecret);
   const algorithm = credentials.algorithm ?? 'ES256';
   const key = await importPKCS8(credentials.privateKeyPem, algorithm);
   return oauth.PrivateKeyJwt(key);

@@ -41,6 +41,8 @@ export function withOAuth(options: OAuthFetchOptions): (input: string | URL, ini
   const base = options.fetch ?? ((input, init) => fetch(input, init));
   const limit = options.maxAuthorizations ?? 2;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  // The scopes last asked for per resource: a step-up asks for their union with the new challenge (SEP-2350).
+  const requested = new Map<string, string>();
   return async (input, init = {}) => {
     const server = new URL(String(input));
     const key = canonicalResource(server);
@@ -57,7 +59,7 @@ export function withOAuth(options: OAuthFetchOptions): (input: string | URL, ini
         return response;
       }
       await response.body?.cancel();
-      const flow: Flow = { options, store, base, timeoutMs, server, key };
+      const flow: Flow = { options, store, base, timeoutMs, server, key, requested };
       tokens = await obtainTokens(flow, challenge, await store.getTokens(key), response.status === 403);
       await store.setTokens(key, tokens);
       response = await send(base, input, init, tokens);
@@ -72,6 +74,7 @@ interface Flow {
   readonly timeoutMs: number;
   readonly server: URL;
   readonly key: string;
+  readonly requested: Map<string, string>;
 }
 
 function send(base: FetchLike, input: string | URL, init: RequestInit, tokens: StoredTokens | undefined): Promise<Response> {
@@ -103,7 +106,8 @@ async function obtainTokens(
   if (issuer === undefined) throw new OAuthFlowError('metadata', `${flow.server.href} names no authorization server`);
   const as = await discoverServerMetadata(flow.base, issuer, metadata.legacy, flow.timeoutMs);
   const resource = metadata.legacy ? flow.key : metadata.resource;
-  const scope = chooseScope(challenge, metadata, as);
+  const scope = unionScope(flow.requested.get(flow.key), chooseScope(challenge, metadata, as));
+  if (scope !== undefined) flow.requested.set(flow.key, scope);
   const context = await grantContext(flow, as);
   if (flow.options.clientCredentials !== undefined) return clientCredentialsToken(context, resource, scope);
   // A refresh can renew an expired token, but cannot widen its scope or move it to another issuer.
@@ -144,4 +148,9 @@ function chooseScope(
     scopes.push('offline_access');
   }
   return scopes.join(' ');
+}
+
+function unionScope(before: string | undefined, now: string | undefined): string | undefined {
+  if (before === undefined || now === undefined) return now;
+  return [...new Set([...before.split(' '), ...now.split(' ')])].join(' ');
 }

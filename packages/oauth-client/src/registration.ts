@@ -95,7 +95,17 @@ export function clientAuth(client: StoredClient, as: oauth.AuthorizationServer):
     as.token_endpoint_auth_methods_supported.includes('client_secret_post')
       ? 'client_secret_post'
       : 'client_secret_basic');
-  return method === 'client_secret_post'
-    ? oauth.ClientSecretPost(client.clientSecret)
-    : oauth.ClientSecretBasic(client.clientSecret);
+  return method === 'client_secret_post' ? oauth.ClientSecretPost(client.clientSecret) : secretBasic(client.clientSecret);
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 section 2.3.1). Each part is form-encoded the way `URLSearchParams` does it, which
+ * leaves `-`, `.`, `_` and `*` as they are: oauth4webapi also escapes those, and some servers compare undecoded ids.
+ */
+export function secretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, body, headers) => {
+    const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+    body.delete('client_id');
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
 }
