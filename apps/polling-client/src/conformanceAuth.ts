@@ -22,7 +22,8 @@ async function followRedirect(authorizationUrl: URL): Promise<URL> {
   const response = await fetch(authorizationUrl, { redirect: 'manual' });
   await response.body?.cancel();
   const location = response.headers.get('location');
-  if (location === null) throw new Error(`The authorization endpoint answered HTTP ${response.status} without a redirect`);
+  if (location === null)
+    throw new Error(`The authorization endpoint answered HTTP ${response.status} without a redirect`);
   return new URL(location, authorizationUrl);
 }
 
@@ -48,7 +49,11 @@ function preRegistered(context: AuthContext): OAuthFetchOptions['identity'] | ob
 function credentials(context: AuthContext): ClientCredentials | undefined {
   if (context.client_id === undefined || !context.name?.startsWith('auth/client-credentials')) return undefined;
   if (context.private_key_pem !== undefined) {
-    return { clientId: context.client_id, privateKeyPem: context.private_key_pem, algorithm: context.signing_algorithm };
+    return {
+      clientId: context.client_id,
+      privateKeyPem: context.private_key_pem,
+      algorithm: context.signing_algorithm,
+    };
   }
   if (context.client_secret !== undefined) return { clientId: context.client_id, clientSecret: context.client_secret };
   return undefined;

@@ -6,9 +6,9 @@
 import { type ElicitationHandler, formFields, type JsonValue, McpClient } from '@mcp-tasks/client';
 import { type ElicitResult, LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-tasks/protocol';
 import { builtinSample } from './builtinSampler.js';
-import { AUTH_STEPS, conformanceAuthFetch } from './conformanceAuth.js';
 import { PROTOCOL_CHOICES } from './cliArgs.js';
 import { ExitCode, UsageError } from './cliErrors.js';
+import { AUTH_STEPS, conformanceAuthFetch } from './conformanceAuth.js';
 import { openTransport } from './openTransport.js';
 import { CLIENT_INFO } from './session.js';
 

@@ -25,7 +25,8 @@ export function authorizationUrl(
   state: string,
 ): URL {
   const endpoint = context.as.authorization_endpoint;
-  if (endpoint === undefined) throw new OAuthFlowError('metadata', `${context.as.issuer} has no authorization_endpoint`);
+  if (endpoint === undefined)
+    throw new OAuthFlowError('metadata', `${context.as.issuer} has no authorization_endpoint`);
   const url = new URL(endpoint);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', context.client.clientId);
@@ -42,7 +43,10 @@ export function authorizationUrl(
  * Runs the authorization code grant with PKCE (OAuth 2.1 section 4.1): sends the person to the authorization
  * endpoint, validates the redirect (state, RFC 9207 `iss`), and exchanges the code for tokens.
  */
-export async function authorizationCodeLogin(context: GrantContext, input: AuthorizationCodeInput): Promise<StoredTokens> {
+export async function authorizationCodeLogin(
+  context: GrantContext,
+  input: AuthorizationCodeInput,
+): Promise<StoredTokens> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = authorizationUrl(context, input, await oauth.calculatePKCECodeChallenge(verifier), state);

@@ -1,7 +1,7 @@
 import { importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { secretBasic } from './registration.js';
 import { asClient, type GrantContext, requestOptions, tokenError, toStored, withNonceRetry } from './grants.js';
+import { secretBasic } from './registration.js';
 import type { StoredTokens } from './tokenStore.js';
 
 /** Machine-to-machine credentials for the client credentials grant (OAuth 2.1 section 4.2). */

@@ -15,7 +15,10 @@ export interface GrantContext {
 }
 
 /** The oauth4webapi request options for a context, with the RFC 8707 `resource` and extra parameters. */
-export function requestOptions(context: GrantContext, parameters: Record<string, string>): oauth.TokenEndpointRequestOptions {
+export function requestOptions(
+  context: GrantContext,
+  parameters: Record<string, string>,
+): oauth.TokenEndpointRequestOptions {
   return {
     additionalParameters: parameters,
     [oauth.customFetch]: (url, init) => context.fetchFn(url, init as RequestInit),
@@ -30,7 +33,11 @@ export function asClient(client: StoredClient): oauth.Client {
 }
 
 /** Turns a token endpoint response into what the store keeps. */
-export function toStored(response: oauth.TokenEndpointResponse, issuer: string, previousRefresh?: string): StoredTokens {
+export function toStored(
+  response: oauth.TokenEndpointResponse,
+  issuer: string,
+  previousRefresh?: string,
+): StoredTokens {
   return {
     accessToken: response.access_token,
     tokenType: response.token_type,
@@ -43,21 +50,35 @@ export function toStored(response: oauth.TokenEndpointResponse, issuer: string, 
 }
 
 /** Exchanges a refresh token; an `invalid_grant` answer means the person must log in again. */
-export async function refreshTokens(context: GrantContext, tokens: StoredTokens, resource: string): Promise<StoredTokens> {
+export async function refreshTokens(
+  context: GrantContext,
+  tokens: StoredTokens,
+  resource: string,
+): Promise<StoredTokens> {
   const refreshToken = tokens.refreshToken;
   if (refreshToken === undefined) throw new OAuthFlowError('refresh_expired', 'No refresh token; log in again');
   const client = asClient(context.client);
   try {
     const response = await withNonceRetry(context, () =>
-      oauth.refreshTokenGrantRequest(context.as, client, context.auth, refreshToken, requestOptions(context, { resource })),
+      oauth.refreshTokenGrantRequest(
+        context.as,
+        client,
+        context.auth,
+        refreshToken,
+        requestOptions(context, { resource }),
+      ),
     );
     const result = await oauth.processRefreshTokenResponse(context.as, client, response);
     return toStored(result, context.as.issuer, refreshToken);
   } catch (cause) {
     if (cause instanceof oauth.ResponseBodyError && cause.error === 'invalid_grant') {
-      throw new OAuthFlowError('refresh_expired', `The refresh token was refused by ${context.as.issuer}; log in again`, {
-        cause,
-      });
+      throw new OAuthFlowError(
+        'refresh_expired',
+        `The refresh token was refused by ${context.as.issuer}; log in again`,
+        {
+          cause,
+        },
+      );
     }
     throw tokenError(context, cause);
   }
@@ -67,7 +88,10 @@ export async function refreshTokens(context: GrantContext, tokens: StoredTokens,
 export async function withNonceRetry(context: GrantContext, send: () => Promise<Response>): Promise<Response> {
   const first = await send();
   if (context.dpop === undefined || first.status !== 400) return first;
-  const body = await first.clone().json().catch(() => undefined);
+  const body = await first
+    .clone()
+    .json()
+    .catch(() => undefined);
   if ((body as { error?: unknown } | undefined)?.error !== 'use_dpop_nonce') return first;
   return send();
 }

@@ -1,4 +1,4 @@
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { type AuthorizationRedirect, authorizationCodeLogin } from './authorizationCode.js';
 import { type BearerChallenge, parseBearerChallenge } from './challenge.js';
 import { type ClientCredentials, clientCredentialsToken, credentialsAuth } from './clientCredentials.js';
@@ -54,7 +54,10 @@ export function withOAuth(options: OAuthFetchOptions): (input: string | URL, ini
       if (challenge === undefined) return response;
       if (attempt >= limit) {
         if (response.status === 403) {
-          throw new OAuthFlowError('step_up_limit', `${server.href} still answers insufficient_scope after ${limit} attempts`);
+          throw new OAuthFlowError(
+            'step_up_limit',
+            `${server.href} still answers insufficient_scope after ${limit} attempts`,
+          );
         }
         return response;
       }
@@ -77,7 +80,12 @@ interface Flow {
   readonly requested: Map<string, string>;
 }
 
-function send(base: FetchLike, input: string | URL, init: RequestInit, tokens: StoredTokens | undefined): Promise<Response> {
+function send(
+  base: FetchLike,
+  input: string | URL,
+  init: RequestInit,
+  tokens: StoredTokens | undefined,
+): Promise<Response> {
   if (tokens === undefined) return base(input, init);
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${tokens.accessToken}`);

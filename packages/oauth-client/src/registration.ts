@@ -95,7 +95,9 @@ export function clientAuth(client: StoredClient, as: oauth.AuthorizationServer):
     as.token_endpoint_auth_methods_supported.includes('client_secret_post')
       ? 'client_secret_post'
       : 'client_secret_basic');
-  return method === 'client_secret_post' ? oauth.ClientSecretPost(client.clientSecret) : secretBasic(client.clientSecret);
+  return method === 'client_secret_post'
+    ? oauth.ClientSecretPost(client.clientSecret)
+    : secretBasic(client.clientSecret);
 }
 
 /**

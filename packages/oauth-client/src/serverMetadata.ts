@@ -34,7 +34,10 @@ export async function discoverServerMetadata(
   for (const url of serverMetadataUrls(issuerUrl)) {
     let response: Response;
     try {
-      response = await fetchFn(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      response = await fetchFn(url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (cause) {
       throw new OAuthFlowError('metadata', `Cannot reach authorization server metadata at ${url.href}`, { cause });
     }
