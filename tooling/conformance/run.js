@@ -161,7 +161,9 @@ try {
   ];
   for (const [label, scenario, specVersion] of clientRuns) {
     const out = join(results, `client-${label}`);
-    const args = ['client', '--command', `${process.execPath} ${pollingClient} conformance`];
+    // The requirements run starts every client scenario at once; on a loaded 2-core machine the harness's default
+    // 30 s per client is not enough to start ~40 Node processes, so each gets two minutes.
+    const args = ['client', '--command', `${process.execPath} ${pollingClient} conformance`, '--timeout', '120000'];
     if (scenario === undefined) args.push('--requirements', CLIENT_REQUIREMENTS);
     else args.push('--scenario', scenario);
     if (specVersion !== undefined) args.push('--spec-version', specVersion);

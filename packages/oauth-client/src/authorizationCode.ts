@@ -17,7 +17,7 @@ export interface AuthorizationCodeInput {
   readonly openAndWait: AuthorizationRedirect;
 }
 
-/** Builds the authorization request URL (PKCE S256, state, RFC 8707 resource, scope). */
+/** Builds the authorization request URL (PKCE with the SHA-256 method, state, RFC 8707 resource, scope). */
 export function authorizationUrl(
   context: GrantContext,
   input: AuthorizationCodeInput,

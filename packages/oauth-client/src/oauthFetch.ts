@@ -41,7 +41,7 @@ export function withOAuth(options: OAuthFetchOptions): (input: string | URL, ini
   const base = options.fetch ?? ((input, init) => fetch(input, init));
   const limit = options.maxAuthorizations ?? 2;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  // The scopes last asked for per resource: a step-up asks for their union with the new challenge (SEP-2350).
+  // The scopes last asked for per resource: a step-up asks for their union with the new challenge.
   const requested = new Map<string, string>();
   return async (input, init = {}) => {
     const server = new URL(String(input));
