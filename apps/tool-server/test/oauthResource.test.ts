@@ -56,7 +56,7 @@ async function post(url: string, authorization?: string) {
 }
 
 describe('tool server --auth-issuer', () => {
-  it('serves RFC 9728 metadata, challenges without a token, refuses another audience, accepts a valid token', async () => {
+  it('A-S1, A-S2: serves RFC 9728 metadata, challenges without a token, refuses another audience, accepts a valid token', async () => {
     started = await startToolServer(
       {
         transport: 'http',

@@ -26,7 +26,7 @@ export interface OAuthFetchOptions {
   readonly maxAuthorizations?: number | undefined;
   /** The fetch under the wrapper. @default globalThis.fetch */
   readonly fetch?: FetchLike | undefined;
-  /** Deadline for each metadata request, in milliseconds. @default 10000 */
+  /** Deadline for each metadata request, in milliseconds. @default 30000 */
   readonly timeoutMs?: number | undefined;
 }
 
@@ -40,7 +40,7 @@ export function withOAuth(options: OAuthFetchOptions): (input: string | URL, ini
   const store = options.store ?? new MemoryTokenStore();
   const base = options.fetch ?? ((input, init) => fetch(input, init));
   const limit = options.maxAuthorizations ?? 2;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   // The scopes last asked for per resource: a step-up asks for their union with the new challenge.
   const requested = new Map<string, string>();
   return async (input, init = {}) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../src/index.js';
 
 describe('parseBearerChallenge', () => {
-  it('reads the resource_metadata, scope and error of a Bearer challenge', () => {
+  it('A-C1: reads the resource_metadata, scope and error of a Bearer challenge', () => {
     const header =
       'Basic realm="x", Bearer error="insufficient_scope", scope="tasks:read tasks:write", resource_metadata="https://a.example/.well-known/oauth-protected-resource/mcp"';
     expect(parseBearerChallenge(header)).toEqual({
@@ -24,7 +24,7 @@ describe('parseBearerChallenge', () => {
 });
 
 describe('metadata locations', () => {
-  it('tries the challenge URL, then the path-aware and root protected-resource URLs (RFC 9728 section 3)', () => {
+  it('A-C1: tries the challenge URL, then the path-aware and root protected-resource URLs (RFC 9728 section 3)', () => {
     const urls = resourceMetadataUrls(new URL('https://mcp.example/tenant/mcp'), 'https://mcp.example/prm');
     expect(urls.map(String)).toEqual([
       'https://mcp.example/prm',
@@ -33,7 +33,7 @@ describe('metadata locations', () => {
     ]);
   });
 
-  it('tries RFC 8414 and OpenID Connect locations for an issuer with a path, in order', () => {
+  it('A-C2: tries RFC 8414 and OpenID Connect locations for an issuer with a path, in order', () => {
     expect(serverMetadataUrls(new URL('https://id.example/tenant1')).map(String)).toEqual([
       'https://id.example/.well-known/oauth-authorization-server/tenant1',
       'https://id.example/.well-known/openid-configuration/tenant1',

@@ -48,18 +48,18 @@ const verifier = () =>
   });
 
 describe('createJwtVerifier', () => {
-  it('accepts a token from the issuer for this resource; the principal is issuer + subject', async () => {
+  it('A-S3, A-S5: accepts a token from the issuer for this resource; the principal is issuer + subject', async () => {
     const verified = await verifier()(await sign({}));
     expect(verified.principal).toBe(principalOf(ISSUER, 'alice'));
     expect(verified.scopes).toEqual(['tasks:read']);
   });
 
-  it('refuses a token for another audience', async () => {
+  it('A-S3: refuses a token for another audience', async () => {
     const token = await sign({ aud: 'https://other.example/mcp' });
     await expect(verifier()(token)).rejects.toThrow(/"aud" claim is not accepted/);
   });
 
-  it('refuses alg none', async () => {
+  it('A-S4: refuses alg none', async () => {
     const token = new UnsecuredJWT({ sub: 'alice' })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
@@ -68,12 +68,12 @@ describe('createJwtVerifier', () => {
     await expect(verifier()(token)).rejects.toBeInstanceOf(TokenRejectedError);
   });
 
-  it('refuses an unknown kid', async () => {
+  it('A-S4: refuses an unknown kid', async () => {
     const other = await generateKeyPair('ES256');
     await expect(verifier()(await sign({}, 'k9', other.privateKey))).rejects.toThrow(/key the issuer does not publish/);
   });
 
-  it('refuses an expired token beyond the leeway', async () => {
+  it('A-S4: refuses an expired token beyond the leeway', async () => {
     const token = await sign({ exp: Math.floor(Date.now() / 1000) - 120 });
     await expect(verifier()(token)).rejects.toThrow(/expired/);
   });
