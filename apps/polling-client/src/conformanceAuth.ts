@@ -15,6 +15,7 @@ interface AuthContext {
   readonly client_secret?: string;
   readonly private_key_pem?: string;
   readonly signing_algorithm?: string;
+  readonly valid_jwt?: string;
 }
 
 /** Follows the authorization endpoint's redirect without a browser (the mock approves every request at once). */
@@ -47,7 +48,11 @@ function preRegistered(context: AuthContext): OAuthFetchOptions['identity'] | ob
 }
 
 function credentials(context: AuthContext): ClientCredentials | undefined {
-  if (context.client_id === undefined || !context.name?.startsWith('auth/client-credentials')) return undefined;
+  if (context.client_id === undefined) return undefined;
+  if (context.name === 'auth/wif-jwt-bearer' && context.valid_jwt !== undefined) {
+    return { clientId: context.client_id, assertion: context.valid_jwt };
+  }
+  if (!context.name?.startsWith('auth/client-credentials')) return undefined;
   if (context.private_key_pem !== undefined) {
     return {
       clientId: context.client_id,

@@ -117,7 +117,11 @@ async function obtainTokens(
   const scope = unionScope(flow.requested.get(flow.key), chooseScope(challenge, metadata, as));
   if (scope !== undefined) flow.requested.set(flow.key, scope);
   const context = await grantContext(flow, as);
-  if (flow.options.clientCredentials !== undefined) return clientCredentialsToken(context, resource, scope);
+  const credentials = flow.options.clientCredentials;
+  if (credentials !== undefined) {
+    const assertion = 'assertion' in credentials ? credentials.assertion : undefined;
+    return clientCredentialsToken(context, resource, scope, assertion);
+  }
   // A refresh can renew an expired token, but cannot widen its scope or move it to another issuer.
   if (!stepUp && previous?.refreshToken !== undefined && previous.issuer === as.issuer) {
     try {
