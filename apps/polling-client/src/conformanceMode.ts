@@ -8,6 +8,7 @@ import { type ElicitResult, LATEST_PROTOCOL_VERSION, type Tool } from '@mcp-task
 import { builtinSample } from './builtinSampler.js';
 import { PROTOCOL_CHOICES } from './cliArgs.js';
 import { ExitCode, UsageError } from './cliErrors.js';
+import { AUTH_STEPS, conformanceAuthFetch } from './conformanceAuth.js';
 import { openTransport } from './openTransport.js';
 import { CLIENT_INFO } from './session.js';
 
@@ -84,7 +85,8 @@ export async function runConformance(url: string, env: NodeJS.ProcessEnv = proce
   const pin = PROTOCOL_CHOICES.find((choice) => choice === version);
   if (pin === undefined) throw new UsageError(`This client speaks MCP ${PROTOCOL_CHOICES.join(', ')}, not ${version}`);
   const context = parseContext(env.MCP_CONFORMANCE_CONTEXT);
-  const transport = await openTransport({ kind: 'url', url }, { verbose: true });
+  const fetch = scenario.startsWith('auth/') ? await conformanceAuthFetch(env.MCP_CONFORMANCE_CONTEXT) : undefined;
+  const transport = await openTransport({ kind: 'url', url }, { verbose: true, fetch });
   const client = new McpClient({
     transport,
     clientInfo: CLIENT_INFO,
@@ -94,7 +96,7 @@ export async function runConformance(url: string, env: NodeJS.ProcessEnv = proce
     versionNegotiation: { pin },
   });
   try {
-    const steps = SCENARIOS[scenario] ?? discoverAndList;
+    const steps = SCENARIOS[scenario] ?? (scenario.startsWith('auth/') ? AUTH_STEPS : discoverAndList);
     await steps(client, context);
     return ExitCode.Completed;
   } finally {

@@ -18,6 +18,8 @@ export interface OpenTransportOptions {
   readonly verbose?: boolean | undefined;
   /** Where diagnostics go. @default stderr */
   readonly warn?: ((message: string) => void) | undefined;
+  /** The fetch under the HTTP transport (an OAuth wrapper from `@mcp-tasks/oauth-client`). */
+  readonly fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
 }
 
 /**
@@ -36,7 +38,12 @@ export async function openTransport(
   }
   const url = new URL(target.url);
   if (url.protocol === 'http:' || url.protocol === 'https:') {
-    return new HttpClientTransport({ url, token: options.token, warn: options.verbose ? warn : () => undefined });
+    return new HttpClientTransport({
+      url,
+      token: options.token,
+      fetch: options.fetch,
+      warn: options.verbose ? warn : () => undefined,
+    });
   }
   try {
     return await connectWebSocket(url, options.token === undefined ? {} : { token: options.token });

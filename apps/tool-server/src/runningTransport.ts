@@ -9,6 +9,7 @@ export interface RunningTransport {
 }
 
 import type { TransportLimits } from './limitOptions.js';
+import type { OAuthOption } from './oauthResource.js';
 
 /** Endpoint options shared by the network transports. */
 export interface NetworkOptions {
@@ -17,6 +18,8 @@ export interface NetworkOptions {
   readonly port: number;
   /** Accepted bearer tokens, one principal each; empty for an open endpoint. */
   readonly tokens: readonly string[];
+  /** OAuth resource-server settings (http only); tokens then come from that issuer instead. */
+  readonly auth?: OAuthOption | undefined;
   /** Limits from the command line; absent ones keep the transport's default. */
   readonly limits?: TransportLimits | undefined;
 }

@@ -2,6 +2,7 @@ import type { ServerEndpoint } from '@mcp-tasks/protocol';
 import { listen } from '@mcp-tasks/transport-http';
 import { bearerToken, principalForToken } from './bearerToken.js';
 import type { Logger } from './logger.js';
+import { oauthListenOptions } from './oauthResource.js';
 import { NEVER, type NetworkOptions, type RunningTransport } from './runningTransport.js';
 
 /**
@@ -15,6 +16,7 @@ export async function serveHttp(
   logger: Logger,
 ): Promise<RunningTransport> {
   const { tokens, limits = {} } = options;
+  const oauth = options.auth === undefined ? {} : await oauthListenOptions(options.auth, logger);
   const server = await listen(endpoint, {
     host: options.host,
     port: options.port,
@@ -41,6 +43,7 @@ export async function serveHttp(
             return undefined;
           },
         }),
+    ...oauth,
   });
   const { maxConnections, maxConnectionsPerClient, fdLimit } = server.limits;
   logger.info(

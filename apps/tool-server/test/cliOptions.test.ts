@@ -46,7 +46,10 @@ describe('parseCliOptions', () => {
     [['--transport', 'stdio', '--token', 't'], /--token applies to http and ws only/],
     [['--token', 't', '--token', 't'], '--token given twice with the same value'],
     [['--transport', 'stdio', '--console'], /--console applies to http and ws only/],
-    [['--bogus'], /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --log-level/],
+    [
+      ['--bogus'],
+      /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --auth-issuer, --auth-resource, --auth-jwks, --log-level/,
+    ],
     [['--transprot', 'ws'], /^unknown option --transprot \(did you mean --transport\?\); valid options: /],
     [['--log_level=debug'], /^unknown option --log_level \(did you mean --log-level\?\)/],
     [['-x'], /^unknown option -x; valid options: .*--help, --version$/],
@@ -123,5 +126,20 @@ describe('parseCliOptions --keep-finished-ms', () => {
   it('rejects anything but a whole number of milliseconds up to a day, or none', () => {
     for (const bad of ['abc', '1.5', '-5', '86400001', ''])
       expect(() => parseCliOptions([`--keep-finished-ms=${bad}`], {})).toThrow(/--keep-finished-ms must be an integer/);
+  });
+});
+
+describe('--auth-issuer', () => {
+  it('parses the issuer, resource and key set, and refuses half or conflicting settings', () => {
+    const auth = ['--auth-issuer', 'https://id.example', '--auth-resource', 'https://mcp.example/mcp'];
+    expect(parseCliOptions(auth, {})).toMatchObject({
+      auth: { issuer: 'https://id.example', resource: 'https://mcp.example/mcp', jwksUri: undefined },
+    });
+    expect(() => parseCliOptions(['--auth-issuer', 'https://id.example'], {})).toThrow(/go together/);
+    expect(() => parseCliOptions([...auth, '--token', 'x'], {})).toThrow(/exclusive/);
+    expect(() => parseCliOptions([...auth, '--transport', 'ws'], {})).toThrow(/http only/);
+    expect(() => parseCliOptions(['--auth-issuer', 'nope', '--auth-resource', 'https://m/mcp'], {})).toThrow(
+      /must be a URL/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
@@ -21,6 +21,11 @@ export interface ListenOptions extends HttpHandlerOptions {
   readonly path?: string;
   /** Connection caps and timeouts; see {@link HttpServerLimits} for each default. */
   readonly limits?: HttpServerLimits;
+  /**
+   * JSON documents answered to `GET` at other paths, such as the RFC 9728 protected-resource metadata at
+   * `/.well-known/oauth-protected-resource/mcp` (see `@mcp-tasks/oauth-resource-server`). Default none.
+   */
+  readonly documents?: Readonly<Record<string, unknown>>;
 }
 
 /** A running server started by {@link listen}. */
@@ -64,7 +69,11 @@ export function listen(
     if (refusedAtAccept(req)) return void req.socket.destroy();
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query === -1 ? url : url.slice(0, query)) === path) return handler(req, res);
+    const pathname = query === -1 ? url : url.slice(0, query);
+    if (pathname === path) return handler(req, res);
+    const documents = options.documents ?? {};
+    const document = req.method === 'GET' && Object.hasOwn(documents, pathname) ? documents[pathname] : undefined;
+    if (document !== undefined) return sendDocument(res, document);
     res.writeHead(404, { 'content-length': 0 });
     res.end();
   });
@@ -91,4 +100,10 @@ export function listen(
       });
     });
   });
+}
+
+function sendDocument(res: ServerResponse, document: unknown): void {
+  const body = JSON.stringify(document);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }

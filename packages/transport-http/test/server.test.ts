@@ -64,6 +64,17 @@ describe('Streamable HTTP server: plain exchanges', () => {
     expect(res.body).toBe('');
   });
 
+  it('answers GET on a configured document path with its JSON, and only GET', async () => {
+    const document = { resource: 'https://mcp.example/mcp', authorization_servers: ['https://id.example'] };
+    const { url } = await start({ documents: { '/.well-known/oauth-protected-resource/mcp': document } });
+    const found = await fetch(new URL('/.well-known/oauth-protected-resource/mcp?x=1', url));
+    expect(found.headers.get('content-type')).toBe('application/json');
+    expect(await found.json()).toEqual(document);
+    const posted = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url), { method: 'POST' });
+    expect(posted.status).toBe(404);
+    expect((await fetch(new URL('/constructor', url))).status).toBe(404);
+  });
+
   it('ignores Mcp-Session-Id and hands the runtime a context without HTTP fields', async () => {
     const { url, recorded } = await start();
     const res = await rawRequest(url, {

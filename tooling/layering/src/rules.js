@@ -7,6 +7,8 @@
  *   protocol ← task-store ← store-postgres
  *   protocol ← client
  *   protocol ← transport-kit ← transports ← transcripts (the replay CLI plays the client side over each transport)
+ *   oauth-client, oauth-resource-server: leaves (they plug into the HTTP transports' `fetch` and `authenticate`
+ *   options by shape, so neither imports a transport)
  */
 /** @type {Readonly<Record<string, readonly string[]>>} */
 export const LAYERS = {
@@ -20,6 +22,8 @@ export const LAYERS = {
   'store-postgres': ['protocol', 'task-store'],
   client: ['protocol'],
   transcripts: ['protocol', 'transport-kit', 'transport-http', 'transport-stdio', 'transport-ws'],
+  'oauth-client': [],
+  'oauth-resource-server': [],
 };
 
 /**
@@ -34,7 +38,15 @@ export const TEST_ONLY = {
 };
 
 /** Packages whose src must run in browsers, Deno, Bun and Workers: no `node:` imports. */
-export const RUNTIME_NEUTRAL = ['protocol', 'transport-kit', 'task-store', 'server', 'client'];
+export const RUNTIME_NEUTRAL = [
+  'protocol',
+  'transport-kit',
+  'task-store',
+  'server',
+  'client',
+  'oauth-client',
+  'oauth-resource-server',
+];
 
 /** Private build configuration a package may list in devDependencies (never imported from src). */
 export const BUILD_CONFIG = ['@mcp-tasks/tsconfig', '@mcp-tasks/vitest-config'];

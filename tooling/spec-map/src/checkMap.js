@@ -28,7 +28,7 @@ export function testsByRule(titles) {
 function entryProblems(rule) {
   const problems = [];
   if (!SECTIONS.some((section) => section.prefix === prefixOf(rule.id)) || !/\d$/.test(rule.id)) {
-    problems.push(`rule ${rule.id}: the id is none of S*, C*, L-S*, L-T*, L-C*`);
+    problems.push(`rule ${rule.id}: the id is none of S*, C*, L-S*, L-T*, L-C*, A-S*, A-C*`);
   }
   if (typeof rule.rule !== 'string' || rule.rule.trim() === '') problems.push(`rule ${rule.id}: no wording`);
   if (typeof rule.spec !== 'string' || specUrl(rule.spec) === undefined) {

@@ -1,7 +1,7 @@
 // Rule ids as they appear in test and describe titles: S1..S46 and C1..C25 (2026-07-28 + Tasks extension), L-S*,
-// L-T*, L-C* (2025 era). A range `L-S23..L-S25` (or `S3..S5`) names every id in between.
+// L-T*, L-C* (2025 era), A-S*, A-C* (authorization). A range `L-S23..L-S25` (or `S3..S5`) names every id in between.
 
-const ID = /\b(L-[STC]|[SC])(\d{1,2})(?:\.\.(?:L-[STC]|[SC])?(\d{1,2}))?\b/g;
+const ID = /\b(L-[STC]|A-[SC]|[SC])(\d{1,2})(?:\.\.(?:L-[STC]|A-[SC]|[SC])?(\d{1,2}))?\b/g;
 
 /**
  * The rule ids a title names, in order of appearance, without duplicates.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * @typedef {object} Rule
- * @property {string} id `S1`..`S46`, `C1`..`C25`, `L-S*`, `L-T*`, `L-C*`
+ * @property {string} id `S1`..`S46`, `C1`..`C25`, `L-S*`, `L-T*`, `L-C*`, `A-S*`, `A-C*`
  * @property {string} rule the rule in our own words, one line
  * @property {string} spec `<source>:<path>#<anchor>`, a source from SPEC_SOURCES
  * @property {string[]} impl implementing modules as `<repo path>#<exported name>`
@@ -26,6 +26,8 @@ export const SECTIONS = [
   { prefix: 'L-T', heading: '2025-11-25 experimental tasks' },
   { prefix: 'L-S', heading: '2025-era core: server' },
   { prefix: 'L-C', heading: '2025-era core: client' },
+  { prefix: 'A-S', heading: 'Authorization (2026-07-28 core): server' },
+  { prefix: 'A-C', heading: 'Authorization (2026-07-28 core): client' },
 ];
 
 /**

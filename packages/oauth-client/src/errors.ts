@@ -1,0 +1,21 @@
+/** Why an authorization attempt stopped, in words a person can act on. */
+export type OAuthErrorCode =
+  | 'metadata'
+  | 'registration'
+  | 'consent_denied'
+  | 'issuer_mismatch'
+  | 'resource_mismatch'
+  | 'token'
+  | 'refresh_expired'
+  | 'step_up_limit';
+
+/** An OAuth flow failed; `code` says at which step, `message` says what to do. */
+export class OAuthFlowError extends Error {
+  readonly code: OAuthErrorCode;
+
+  constructor(code: OAuthErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OAuthFlowError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,11 @@
+/** MCP authorization for clients: a `fetch` wrapper that discovers, registers, logs in and refreshes OAuth tokens. */
+export { type AuthorizationRedirect, authorizationUrl } from './authorizationCode.js';
+export { type BearerChallenge, parseBearerChallenge } from './challenge.js';
+export type { ClientCredentials } from './clientCredentials.js';
+export { type OAuthErrorCode, OAuthFlowError } from './errors.js';
+export type { FetchLike } from './http.js';
+export { type OAuthFetchOptions, withOAuth } from './oauthFetch.js';
+export type { ClientIdentity } from './registration.js';
+export { discoverResourceMetadata, type ResourceMetadata, resourceMetadataUrls } from './resourceMetadata.js';
+export { discoverServerMetadata, serverMetadataUrls } from './serverMetadata.js';
+export { MemoryTokenStore, type StoredClient, type StoredTokens, type TokenStore } from './tokenStore.js';

@@ -1,0 +1,40 @@
+import type { VerifiedToken } from './jwtVerifier.js';
+
+/** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
+export type HeaderCarrier =
+  | { readonly headers: { get(name: string): string | null } }
+  | { readonly headers: Readonly<Record<string, string | string[] | undefined>> };
+
+function authorizationOf(request: HeaderCarrier): string | undefined {
+  const headers = request.headers;
+  if (typeof headers.get === 'function')
+    return (headers as { get(name: string): string | null }).get('authorization') ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>).authorization;
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Options of {@link bearerAuthenticate}. */
+export interface BearerAuthenticateOptions {
+  readonly verify: (token: string) => Promise<VerifiedToken>;
+  /** Told why a presented token was refused (the request still gets a plain 401). */
+  readonly onRejected?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * The HTTP transports' `authenticate` hook for bearer tokens: the principal (issuer + subject) of a valid token,
+ * `undefined` (answered 401 with the configured challenge) for a missing or refused one.
+ */
+export function bearerAuthenticate(
+  options: BearerAuthenticateOptions,
+): (request: HeaderCarrier) => Promise<string | undefined> {
+  return async (request) => {
+    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '');
+    if (match?.[1] === undefined) return undefined;
+    try {
+      return (await options.verify(match[1])).principal;
+    } catch (error) {
+      options.onRejected?.(error);
+      return undefined;
+    }
+  };
+}

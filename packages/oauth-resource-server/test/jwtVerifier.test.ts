@@ -1,0 +1,112 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerAuthenticate, createJwtVerifier, principalOf, TokenRejectedError } from '../src/index.js';
+
+const ISSUER = 'https://issuer.example';
+const AUDIENCE = 'https://mcp.example/mcp';
+let server: Server;
+let jwks: { keys: JWK[] } = { keys: [] };
+let hang = false;
+let base = '';
+const key = await generateKeyPair('ES256');
+
+beforeAll(async () => {
+  jwks = { keys: [{ ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] };
+  server = createServer((_req, res) => {
+    if (hang) return; // never answers
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(jwks));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+});
+
+function sign(claims: { aud?: string; exp?: number }, kid = 'k1', signer = key.privateKey) {
+  return new SignJWT({ scope: 'tasks:read' })
+    .setProtectedHeader({ alg: 'ES256', kid })
+    .setIssuer(ISSUER)
+    .setSubject('alice')
+    .setAudience(claims.aud ?? AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(claims.exp ?? '5m')
+    .sign(signer);
+}
+
+const verifier = () =>
+  createJwtVerifier({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwksUri: `${base}/jwks`,
+    jwksTimeoutMs: 300,
+    jwksCooldownMs: 0,
+  });
+
+describe('createJwtVerifier', () => {
+  it('A-S3, A-S5: accepts a token from the issuer for this resource; the principal is issuer + subject', async () => {
+    const verified = await verifier()(await sign({}));
+    expect(verified.principal).toBe(principalOf(ISSUER, 'alice'));
+    expect(verified.scopes).toEqual(['tasks:read']);
+  });
+
+  it('A-S3: refuses a token for another audience', async () => {
+    const token = await sign({ aud: 'https://other.example/mcp' });
+    await expect(verifier()(token)).rejects.toThrow(/"aud" claim is not accepted/);
+  });
+
+  it('A-S4: refuses alg none', async () => {
+    const token = new UnsecuredJWT({ sub: 'alice' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .encode();
+    await expect(verifier()(token)).rejects.toBeInstanceOf(TokenRejectedError);
+  });
+
+  it('A-S4: refuses an unknown kid', async () => {
+    const other = await generateKeyPair('ES256');
+    await expect(verifier()(await sign({}, 'k9', other.privateKey))).rejects.toThrow(/key the issuer does not publish/);
+  });
+
+  it('A-S4: refuses an expired token beyond the leeway', async () => {
+    const token = await sign({ exp: Math.floor(Date.now() / 1000) - 120 });
+    await expect(verifier()(token)).rejects.toThrow(/expired/);
+  });
+
+  it('gives a clear error when the JWKS endpoint hangs', async () => {
+    hang = true;
+    try {
+      await expect(verifier()(await sign({}))).rejects.toThrow(/did not answer in time/);
+    } finally {
+      hang = false;
+    }
+  });
+
+  it('picks up a rotated key without a restart', async () => {
+    const verify = verifier();
+    await verify(await sign({}));
+    const rotated = await generateKeyPair('ES256');
+    jwks = { keys: [...jwks.keys, { ...(await exportJWK(rotated.publicKey)), kid: 'k2', alg: 'ES256' }] };
+    await expect(verify(await sign({}, 'k2', rotated.privateKey))).resolves.toMatchObject({ subject: 'alice' });
+  });
+});
+
+describe('bearerAuthenticate', () => {
+  it('maps a valid bearer token to its principal and anything else to undefined', async () => {
+    const rejected: unknown[] = [];
+    const authenticate = bearerAuthenticate({ verify: verifier(), onRejected: (e) => rejected.push(e) });
+    const token = await sign({});
+    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toBe(principalOf(ISSUER, 'alice'));
+    expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toBe(
+      principalOf(ISSUER, 'alice'),
+    );
+    expect(await authenticate({ headers: {} })).toBeUndefined();
+    expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } })).toBeUndefined();
+    expect(rejected).toHaveLength(1);
+  });
+});

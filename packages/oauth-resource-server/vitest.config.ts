@@ -1,0 +1,3 @@
+import { sharedConfig } from '@mcp-tasks/vitest-config';
+
+export default sharedConfig();
