@@ -1,7 +1,10 @@
 /** The parameters of a `Bearer` challenge in a `WWW-Authenticate` header (RFC 6750 section 3, RFC 9728 section 5.1). */
 export interface BearerChallenge {
+  /** The error code, e.g. `invalid_token` or `insufficient_scope`. */
   readonly error?: string | undefined;
+  /** The scopes the resource asks for, space-separated. */
   readonly scope?: string | undefined;
+  /** The URL of the resource's protected-resource metadata (`resource_metadata`, RFC 9728). */
   readonly resourceMetadata?: string | undefined;
 }
 

@@ -9,9 +9,26 @@ import type { StoredTokens } from './tokenStore.js';
  * key, or a workload identity JWT presented with the JWT bearer grant (RFC 7523 section 2.1).
  */
 export type ClientCredentials =
-  | { readonly clientId: string; readonly clientSecret: string }
-  | { readonly clientId: string; readonly privateKeyPem: string; readonly algorithm?: string | undefined }
-  | { readonly clientId: string; readonly assertion: string };
+  | {
+      /** The registered client id. */
+      readonly clientId: string;
+      /** The client secret, sent with `client_secret_basic`. */
+      readonly clientSecret: string;
+    }
+  | {
+      /** The registered client id. */
+      readonly clientId: string;
+      /** The PKCS #8 PEM private key that signs the `private_key_jwt` assertion. */
+      readonly privateKeyPem: string;
+      /** The key's JWS algorithm. Default `ES256`. */
+      readonly algorithm?: string | undefined;
+    }
+  | {
+      /** The client id the assertion was issued for. */
+      readonly clientId: string;
+      /** The workload identity JWT presented with the JWT bearer grant. */
+      readonly assertion: string;
+    };
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

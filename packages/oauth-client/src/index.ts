@@ -1,4 +1,9 @@
-/** MCP authorization for clients: a `fetch` wrapper that discovers, registers, logs in and refreshes OAuth tokens. */
+/**
+ * @mcp-tasks/oauth-client: MCP authorization for clients, a `fetch` wrapper that discovers, registers, logs in and
+ * refreshes OAuth tokens, for `HttpClientTransport`'s `fetch` option.
+ *
+ * @module @mcp-tasks/oauth-client
+ */
 export { type AuthorizationRedirect, authorizationUrl } from './authorizationCode.js';
 export { type BearerChallenge, parseBearerChallenge } from './challenge.js';
 export type { ClientCredentials } from './clientCredentials.js';

@@ -3,8 +3,11 @@ import { type FetchLike, getJson } from './http.js';
 
 /** The fields of an RFC 9728 protected-resource metadata document that the flow uses. */
 export interface ResourceMetadata {
+  /** The protected resource's identifier, checked against the MCP server's URL. */
   readonly resource: string;
+  /** The issuers of the authorization servers that serve it. */
   readonly authorizationServers: readonly string[];
+  /** The scopes the resource lists, when it lists any. */
   readonly scopesSupported?: readonly string[] | undefined;
   /** True when no document was found and the server's origin stands in for the authorization server (2025-03-26). */
   readonly legacy: boolean;

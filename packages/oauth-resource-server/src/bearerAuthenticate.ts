@@ -2,8 +2,17 @@ import type { VerifiedToken } from './jwtVerifier.js';
 
 /** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
 export type HeaderCarrier =
-  | { readonly headers: { get(name: string): string | null } }
-  | { readonly headers: Readonly<Record<string, string | string[] | undefined>> };
+  | {
+      /** A Fetch `Request`'s headers. */
+      readonly headers: {
+        /** The header's value, or null when absent. */
+        get(name: string): string | null;
+      };
+    }
+  | {
+      /** node's `IncomingMessage` headers, by lower-case name. */
+      readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+    };
 
 function authorizationOf(request: HeaderCarrier): string | undefined {
   const headers = request.headers;
@@ -15,6 +24,7 @@ function authorizationOf(request: HeaderCarrier): string | undefined {
 
 /** Options of {@link bearerAuthenticate}. */
 export interface BearerAuthenticateOptions {
+  /** Verifies a presented access token (e.g. {@link createJwtVerifier}); rejects when it is not acceptable. */
   readonly verify: (token: string) => Promise<VerifiedToken>;
   /** Told why a presented token was refused (the request still gets a plain 401). */
   readonly onRejected?: ((error: unknown) => void) | undefined;

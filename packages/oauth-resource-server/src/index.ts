@@ -1,4 +1,9 @@
-/** MCP authorization for servers: RFC 9728 metadata, Bearer challenges, and JWT access-token verification. */
+/**
+ * @mcp-tasks/oauth-resource-server: MCP authorization for servers, RFC 9728 metadata, Bearer challenges, and JWT
+ * access-token verification against the issuer's keys.
+ *
+ * @module @mcp-tasks/oauth-resource-server
+ */
 export { type BearerAuthenticateOptions, bearerAuthenticate, type HeaderCarrier } from './bearerAuthenticate.js';
 export {
   createJwtVerifier,

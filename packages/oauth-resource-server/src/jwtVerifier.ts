@@ -4,14 +4,19 @@ import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 export interface VerifiedToken {
   /** The task-binding identity: issuer and subject together, so two issuers' `sub` values never collide. */
   readonly principal: string;
+  /** The token's `sub`. */
   readonly subject: string;
+  /** The token's `iss`. */
   readonly issuer: string;
+  /** The scopes granted (`scope`, split on spaces). */
   readonly scopes: readonly string[];
+  /** Every claim of the verified token. */
   readonly claims: JWTPayload;
 }
 
 /** Why a token was refused; `message` is safe to log and to send as `error_description`. */
 export class TokenRejectedError extends Error {
+  /** A refusal saying why; `cause` keeps the verifier's own error. */
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'TokenRejectedError';

@@ -4,8 +4,11 @@ export interface ResourceMetadataOptions {
   readonly resource: string;
   /** Issuer URLs of the authorization servers whose tokens this resource accepts. */
   readonly authorizationServers: readonly string[];
+  /** The scopes this resource understands (`scopes_supported`). */
   readonly scopesSupported?: readonly string[] | undefined;
+  /** A human-readable name (`resource_name`). */
   readonly resourceName?: string | undefined;
+  /** A page for developers (`resource_documentation`). */
   readonly resourceDocumentation?: string | undefined;
 }
 
@@ -30,9 +33,13 @@ export function resourceMetadataUrl(resource: string): URL {
 
 /** Parameters of a `Bearer` challenge (RFC 6750 section 3). */
 export interface ChallengeOptions {
+  /** Where this resource's metadata document is served (`resource_metadata`). */
   readonly resourceMetadataUrl: string | URL;
+  /** Why the request was refused, when it presented a token. */
   readonly error?: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | undefined;
+  /** A sentence for the developer (`error_description`). */
   readonly errorDescription?: string | undefined;
+  /** The scopes the request needs, space-separated. */
   readonly scope?: string | undefined;
 }
 
