@@ -1,5 +1,7 @@
 import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
 import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
+import type { DurableDeps } from './durableCall.js';
+import { awaitOrPark, runDurableStep, type StepFunction } from './durableSteps.js';
 import type { RunningTool } from './runningTools.js';
 import type { InputChannel, ToolMode } from './toolContext.js';
 import type { ToolOutcome } from './toolInvocation.js';
@@ -12,6 +14,8 @@ export interface DeferredTaskDeps {
   readonly ops: TaskOperations;
   /** Most input requests the task may have outstanding at once. */
   readonly maxInputRequests: number;
+  /** Steps, parking and hand-backs of durable calls; absent when the store is not durable. */
+  readonly durable: DurableDeps | undefined;
 }
 
 /** What a {@link DeferredTask} needs from the supervisor. */
@@ -168,6 +172,18 @@ export class DeferredTask implements InputChannel {
     }
   }
 
+  /**
+   * Runs a named step: recorded and replayed for a durable call (see `runDurableStep`); for any other call it just
+   * runs (there is no later run to replay it in).
+   */
+  async step<T>(name: string, run: StepFunction<T>, signal: AbortSignal): Promise<T> {
+    await this.create();
+    const call = this.#call;
+    const { durable } = this.#deps;
+    if (call.durable === undefined || durable === undefined) return run(signal);
+    return runDurableStep(durable, call, call.durable, name, run);
+  }
+
   async #issue(taskId: string, request: InputRequest): Promise<string> {
     const issued = await this.#deps.ops.requestInput(this.#call.owner, taskId, request);
     if (!issued.ok) throw new Error('The task has ended');
@@ -176,11 +192,18 @@ export class DeferredTask implements InputChannel {
 
   async #await(key: string): Promise<InputResponse> {
     const { ops } = this.#deps;
-    const { owner, taskId, signal } = this.#call;
+    const call = this.#call;
+    const { owner, taskId, signal } = call;
+    const { durable } = this.#deps;
     try {
-      return await ops.waitForInput(owner, taskId, key, signal);
+      return await (call.durable === undefined || durable === undefined
+        ? ops.waitForInput(owner, taskId, key, signal)
+        : awaitOrPark(durable, call, call.durable, key));
     } catch (error) {
-      if (signal.aborted) await ops.withdrawInput(owner, taskId, key).catch(() => undefined);
+      // A parked task keeps its question: the answer is what wakes it.
+      if (signal.aborted && call.durable?.yielded === undefined) {
+        await ops.withdrawInput(owner, taskId, key).catch(() => undefined);
+      }
       throw error;
     }
   }

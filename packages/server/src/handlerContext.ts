@@ -85,6 +85,18 @@ export interface ToolContext extends HandlerContext {
    * Rejects with `-32021` when the request did not declare the capability.
    */
   elicit(params: ElicitRequestParams): Promise<ElicitResult>;
+  /**
+   * Runs a named part of the tool's work. For a `durable` tool's task, the step's JSON result is written to the
+   * task store before this resolves, and when the task's work runs again (its worker was lost, its server drained,
+   * an answer woke a parked task, a `RetryableError` asked for a retry) a step that completed returns its stored
+   * result without running; only the step in flight when the run stopped runs again. So put every side effect of
+   * the tool in a step, give each step a name unique within the task, and let the code between steps only decide
+   * what to do next. The resolved value is the result as JSON gives it back (a `Date` becomes a string), in every
+   * run (a step that returns nothing gives `null`). Its `signal` aborts on cancel, expiry and lost lease. Results count against the store's step limits
+   * (`TaskStoreError` `step_limit`: 1 MiB per step, 8 MiB per task by default). In a synchronous call or a task
+   * whose tool is not durable the step just runs.
+   */
+  step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>): Promise<T>;
   /** Asks the client's model (`sampling/createMessage`); works like {@link elicit}. */
   sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
   /** Asks for the client's roots (`roots/list`); works like {@link elicit}. */

@@ -6,12 +6,16 @@
  * @module @mcp-tasks/server
  */
 
+export type { ClaimingWorkerOptions } from './claimingWorker.js';
+export { ClaimingWorker } from './claimingWorker.js';
+export type { ExecutionEvent } from './durableCall.js';
 export { PeerRequestError } from './era-2025/index.js';
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
 export type { LogLevel } from './logLevels.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';
+export type { ExecutionOptions, ExecutionRole } from './mcpServerOptions.js';
 export { InputRequired } from './mrtr.js';
 export type {
   Completer,
@@ -27,8 +31,11 @@ export type {
   ResourceMetadata,
   ResourceTemplateDefinition,
 } from './resourceRegistry.js';
+export type { RetryPolicy } from './retryPolicy.js';
+export { DEFAULT_RETRY_POLICY, isRetryableError, RetryableError } from './retryPolicy.js';
 export type { TaskAbortKind } from './taskAbort.js';
 export { isTaskAbort, TaskAbortError } from './taskAbort.js';
+export type { ExecutionHost, RunEnd, TaskExecutor } from './taskExecutor.js';
 export { isTaskLimitError, TASK_LIMIT_ERROR_CODE } from './taskLimitError.js';
 export type {
   HandlerContext,

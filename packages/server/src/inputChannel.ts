@@ -26,4 +26,9 @@ export interface InputChannel {
   /** Resolves with the answer, already validated against the result schema of `request.method`. */
   ask(request: InputRequest): Promise<InputResponse>;
   setStatus(message: string): Promise<void>;
+  /**
+   * Runs a named step of the tool's work (recorded and replayed for a durable task; see `ToolContext.step`);
+   * `signal` is the call's, for a channel that holds none.
+   */
+  step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T>;
 }

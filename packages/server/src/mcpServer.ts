@@ -28,7 +28,7 @@ import {
   type ResourceTemplateDefinition,
   registerTemplate,
 } from './resourceRegistry.js';
-import { resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
+import { resolveExecutionOptions, resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
 import { stampServerInfo } from './serverInfoStamp.js';
 import { buildRoutes, type Route, type RouteRequest } from './serverRoutes.js';
 import { legacyOwnerOf, ownerOf } from './taskOwners.js';
@@ -92,7 +92,13 @@ export class McpServer implements ServerEndpoint {
       pollIntervalMs: tasks.pollIntervalMs,
       maxInputRequestsPerTask: tasks.maxInputRequestsPerTask,
     };
-    this.#tasks = new TaskRuntime({ store: this.#store, ...tasks, tools: this.#tools, report: this.#report });
+    this.#tasks = new TaskRuntime({
+      store: this.#store,
+      ...tasks,
+      tools: this.#tools,
+      execution: resolveExecutionOptions(options.execution, this.#report),
+      report: this.#report,
+    });
     this.#hub = new ListenHub(this.#tasks.ops, tasks.maxTaskIdsPerListen);
     this.#routes = buildRoutes({
       tools: this.#tools,
@@ -134,10 +140,16 @@ export class McpServer implements ServerEndpoint {
     return this.#tools.get(toolName)?.headerParams ?? NO_PARAM_HEADERS;
   }
 
-  /** Registers a tool (listed in registration order). Throws on a duplicate or invalid definition. */
+  /**
+   * Registers a tool (listed in registration order). Throws on a duplicate or invalid definition, and for a `durable`
+   * tool when the task store does not implement `DurableTaskStore`. The first durable tool starts this instance's
+   * executor (unless `execution.role` is `front`).
+   */
   tool<S extends SchemaInput>(definition: ToolDefinition<S>): this {
     if (this.#tools.has(definition.name)) throw new Error(`Tool ${definition.name} is already registered`);
-    this.#tools.set(definition.name, registerTool(definition as unknown as ToolDefinition));
+    const tool = registerTool(definition as unknown as ToolDefinition);
+    if (tool.definition.durable === true) this.#tasks.enableDurable(tool);
+    this.#tools.set(definition.name, tool);
     this.#listChanged('tools');
     return this;
   }

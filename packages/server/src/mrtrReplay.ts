@@ -65,6 +65,11 @@ export class ReplayInputChannel implements InputChannel {
 
   async setStatus(): Promise<void> {}
 
+  /** A synchronous call has no task to record steps in: the step just runs. */
+  async step<T>(_name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
+    return run(signal);
+  }
+
   /** The `input_required` answer when the run asked an unanswered question, else undefined. */
   pendingInput(): InputRequired | undefined {
     const asked = Object.keys(this.#pending);

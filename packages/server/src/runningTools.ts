@@ -1,5 +1,6 @@
 import { isTerminalStatus, type TaskEvent, type TaskListener, type TaskOperations } from '@mcp-tasks/task-store';
 import { CallAbort } from './callAbort.js';
+import type { DurableCall } from './durableCall.js';
 import { TaskAbortError } from './taskAbort.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
@@ -20,6 +21,8 @@ export class RunningTool extends CallAbort {
    * outcome's write is such an event, and would otherwise reach the tool as a `lease_lost` "ended elsewhere".
    */
   settled = false;
+  /** The durable side of the call (steps, parking, hand-back); undefined for a task whose work is not durable. */
+  durable: DurableCall | undefined = undefined;
 
   constructor(owner: string, taskId: string, tool: RegisteredTool) {
     super();

@@ -7,7 +7,17 @@ export type TaskAbortKind =
   /** `McpServer.close()`. */
   | 'shutdown'
   /** This instance could not renew the task's lease (the store was unreachable, or another instance took over). */
-  | 'lease_lost';
+  | 'lease_lost'
+  /**
+   * A durable task waited for input longer than `execution.parkAfterMs` (or its server drains): it is parked in the
+   * store, and the answer wakes it on whichever worker claims it, which runs the tool again, replaying its steps.
+   */
+  | 'parked'
+  /**
+   * A durable task was handed back to the store for another run: its server drains, or a step threw a
+   * `RetryableError`. A worker (any instance) runs the tool again, replaying the steps that completed.
+   */
+  | 'handed_back';
 
 /**
  * The reason a tool's `ctx.signal` carries when the runtime aborts it: an `Error` (so `signal.throwIfAborted()`

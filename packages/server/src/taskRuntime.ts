@@ -1,18 +1,24 @@
+import { ErrorCode } from '@mcp-tasks/protocol';
 import {
   createTaskIdGenerator,
+  isDurableTaskStore,
   isTaskStoreError,
   TaskOperations,
   type TaskRecord,
   type TaskStore,
 } from '@mcp-tasks/task-store';
+import { handBackTask } from '@mcp-tasks/task-store/transitions';
+import type { DurableDeps } from './durableCall.js';
 import type { RequestEnvelope } from './envelope.js';
 import { isJsonObject } from './jsonRpc.js';
 import { LeaseKeeper } from './leaseKeeper.js';
+import { type ResolvedExecutionOptions, resolveExecutionOptions } from './serverDefaults.js';
+import type { ExecutionHost, RunEnd } from './taskExecutor.js';
 import { TaskMethods } from './taskMethods.js';
 import { SHUTDOWN_ERROR } from './taskOutcomes.js';
 import { createToolContext, type InputChannel } from './toolContext.js';
-import type { RegisteredTool } from './toolRegistry.js';
-import { ToolSupervisor } from './toolSupervisor.js';
+import { type RegisteredTool, runsAgain } from './toolRegistry.js';
+import { type ToolLaunch, ToolSupervisor } from './toolSupervisor.js';
 
 /** Task settings of a server. */
 export interface TaskRuntimeOptions {
@@ -25,30 +31,58 @@ export interface TaskRuntimeOptions {
   /** How long a finished task stays at most; null keeps it until its TTL. */
   readonly keepFinishedMs: number | null;
   readonly workerId: string;
-  /** The registered tools, for resuming a `resumable` tool whose worker was lost. */
+  /** The registered tools, for running a `resumable` or `durable` tool again for an existing task. */
   readonly tools: ReadonlyMap<string, RegisteredTool>;
+  /** @default the defaults of `McpServerOptions.execution` */
+  readonly execution?: ResolvedExecutionOptions;
   readonly report: (error: unknown) => void;
 }
 
 /**
- * The task side of a server, in three parts: {@link methods} answers `tasks/get|update|cancel`; {@link supervisor}
+ * The task side of a server, in four parts: {@link methods} answers `tasks/get|update|cancel`; {@link supervisor}
  * starts, aborts and stops tools (the outcome of each is mapped to a store write by `writeToolOutcome`); the lease
- * keeper renews this instance's leases and resolves tasks of lost workers. All share one `TaskOperations`.
+ * keeper renews this instance's leases and resolves tasks of lost workers; the executor (from the first `durable`
+ * tool on) claims durable tasks and runs them here through this runtime, its {@link ExecutionHost}. All share one
+ * `TaskOperations`.
  */
-export class TaskRuntime {
+export class TaskRuntime implements ExecutionHost {
   readonly ops: TaskOperations;
   readonly methods: TaskMethods;
   readonly supervisor: ToolSupervisor;
+  readonly workerId: string;
   readonly #keeper: LeaseKeeper;
   readonly #options: TaskRuntimeOptions;
+  readonly #execution: ResolvedExecutionOptions;
+  readonly #durable: DurableDeps | undefined;
+  #executing = false;
 
   constructor(options: TaskRuntimeOptions) {
     this.#options = options;
+    this.workerId = options.workerId;
     this.ops = new TaskOperations(options.store, {
       onListenerError: options.report,
       keepFinishedMs: options.keepFinishedMs,
     });
-    this.supervisor = new ToolSupervisor({ ...options, ops: this.ops, newTaskId: createTaskIdGenerator() });
+    const execution = options.execution ?? resolveExecutionOptions(undefined, options.report);
+    this.#execution = execution;
+    const store = options.store;
+    this.#durable = isDurableTaskStore(store)
+      ? {
+          ops: this.ops,
+          store,
+          workerId: options.workerId,
+          parkAfterMs: execution.parkAfterMs,
+          retry: execution.retry,
+          onEvent: execution.onEvent,
+        }
+      : undefined;
+    this.supervisor = new ToolSupervisor({
+      ...options,
+      ops: this.ops,
+      newTaskId: createTaskIdGenerator(),
+      durable: this.#durable,
+      queueDurable: execution.role === 'front',
+    });
     this.methods = new TaskMethods(this.ops, (taskId, reason) => this.supervisor.abort(taskId, reason));
     this.#keeper = new LeaseKeeper({
       ops: this.ops,
@@ -63,18 +97,69 @@ export class TaskRuntime {
   }
 
   /**
-   * Aborts every tool (`shutdown`), waits at most `graceMs` for them, then records the tasks they leave unfinished
-   * (stopped by the abort, or still running): failed, or, when `release` (the store outlives this instance) and the
-   * tool is resumable, handed to whichever instance sweeps leases next. Stops the lease keeper and the change feed.
+   * Called for each `durable` tool registered: checks the store can keep durable work, and (except on a front)
+   * starts the executor once. Throws when the store does not implement `DurableTaskStore`.
+   */
+  enableDurable(tool: RegisteredTool): void {
+    if (this.#durable === undefined) {
+      throw new Error(
+        `Tool ${tool.definition.name} is durable, but the task store does not implement DurableTaskStore`,
+      );
+    }
+    if (this.#executing || this.#execution.role === 'front') return;
+    this.#executing = true;
+    this.#execution.executor.start(this);
+  }
+
+  claim(limit: number): Promise<readonly TaskRecord[]> {
+    const store = this.#durable?.store;
+    if (store === undefined || limit <= 0) return Promise.resolve([]);
+    const { leaseMs } = this.#options;
+    return store.claim({ worker: this.workerId, limit, leaseMs, now: Date.now() });
+  }
+
+  async run(task: TaskRecord): Promise<RunEnd> {
+    const durable = this.#durable;
+    const tool = this.#toolOf(task);
+    if (durable === undefined || tool?.definition.durable !== true) {
+      await this.#failUnrunnable(task);
+      return 'lost';
+    }
+    try {
+      const steps = await durable.store.steps(task.owner, task.taskId);
+      const attempt = task.execution?.attempt ?? 1;
+      durable.onEvent({ type: 'claimed', taskId: task.taskId, attempt });
+      return await this.supervisor.resume(task, tool, this.#contextFor(task), steps);
+    } catch (error) {
+      this.#options.report(error);
+      return 'lost';
+    }
+  }
+
+  onRunnable(listener: () => void): () => void {
+    return this.ops.listenAll((event) => {
+      if (event.type !== 'expired' && event.record.execution?.state === 'queued') listener();
+    });
+  }
+
+  /**
+   * Stops claiming, aborts every tool (`shutdown`; durable ones are drained: see `ToolSupervisor.close`), waits at
+   * most `graceMs` for them, then records the tasks they leave unfinished: with `release` (the store outlives this
+   * instance) a durable task is handed back at once (queued for any worker) and a resumable tool's lease is
+   * released for the next lease sweep; any other is failed. Stops the lease keeper and the change feed.
    */
   async close(graceMs: number, release: boolean): Promise<void> {
+    if (this.#executing) await this.#execution.executor.stop();
     await this.#keeper.stop();
     const unfinished = await this.supervisor.close(graceMs, release);
+    const { workerId } = this.#options;
     for (const call of unfinished) {
       const write =
-        release && call.tool.definition.resumable === true
-          ? this.ops.releaseLease(call.owner, call.taskId, this.#options.workerId)
-          : this.ops.fail(call.owner, call.taskId, SHUTDOWN_ERROR, 'The server shut down before the tool finished');
+        release && call.durable !== undefined
+          ? this.ops.apply(call.owner, call.taskId, (current) => handBackTask(current, workerId))
+          : release && call.tool.definition.resumable === true
+            ? this.ops.releaseLease(call.owner, call.taskId, workerId)
+            : this.ops.fail(call.owner, call.taskId, SHUTDOWN_ERROR, 'The server shut down before the tool finished');
       await write.catch((error: unknown) => {
         if (!isTaskStoreError(error)) this.#options.report(error);
       });
@@ -82,21 +167,42 @@ export class TaskRuntime {
     await this.ops.close();
   }
 
+  #toolOf(record: TaskRecord): RegisteredTool | undefined {
+    const meta = record.requestMeta;
+    return typeof meta?.name === 'string' ? this.#options.tools.get(meta.name) : undefined;
+  }
+
+  /** A claimed task whose tool is not a durable tool here cannot run anywhere like this: it fails, saying why. */
+  async #failUnrunnable(task: TaskRecord): Promise<void> {
+    const name = typeof task.requestMeta?.name === 'string' ? task.requestMeta.name : '(unknown)';
+    const message = `Tool ${name} is not registered as a durable tool on worker ${this.workerId}`;
+    await this.ops
+      .fail(task.owner, task.taskId, { code: ErrorCode.InternalError, message }, message)
+      .catch((error: unknown) => this.#options.report(error));
+  }
+
   /** Runs a resumable tool again for `record` (which holds this instance's lease); false when not resumable here. */
   #resume(record: TaskRecord): boolean {
+    const tool = this.#toolOf(record);
     const meta = record.requestMeta;
-    const tool = typeof meta?.name === 'string' ? this.#options.tools.get(meta.name) : undefined;
-    if (tool === undefined || tool.definition.resumable !== true || meta === undefined) return false;
+    if (tool === undefined || !runsAgain(tool) || meta === undefined) return false;
     // A task created by an era adapter (it stores its `wire`, e.g. 2025-11-25) asks its questions as requests in the
     // client's session, which a resumed run cannot reach; only tasks of the core's own wire are resumed.
     if (meta.wire !== undefined) return false;
+    void this.supervisor.resume(record, tool, this.#contextFor(record));
+    return true;
+  }
+
+  /** The context of a run of `record`'s tool, rebuilt from what the task stored about its call. */
+  #contextFor(record: TaskRecord): ToolLaunch['makeContext'] {
+    const meta = record.requestMeta ?? {};
     const envelope: RequestEnvelope = {
       protocolVersion: typeof meta.protocolVersion === 'string' ? meta.protocolVersion : '',
       clientCapabilities: isJsonObject(meta.clientCapabilities) ? meta.clientCapabilities : {},
       meta: {},
     };
     const principal = typeof meta.principal === 'string' ? meta.principal : undefined;
-    this.supervisor.resume(record, tool, (channel: InputChannel, abort, streaming) =>
+    return (channel: InputChannel, abort, streaming) =>
       createToolContext(
         {
           principal,
@@ -107,8 +213,6 @@ export class TaskRuntime {
           streaming,
         },
         channel,
-      ),
-    );
-    return true;
+      );
   }
 }

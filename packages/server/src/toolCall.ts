@@ -16,7 +16,7 @@ import {
   runInContext,
 } from './toolContext.js';
 import { completeToolResult, exceptionMessage, invokeTool, toolErrorResult } from './toolInvocation.js';
-import { type ArgumentsCheck, type RegisteredTool, readArguments, type ToolResult } from './toolRegistry.js';
+import { type ArgumentsCheck, type RegisteredTool, readArguments, runsAgain, type ToolResult } from './toolRegistry.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
 
 /** What `tools/call` needs from the server. */
@@ -202,7 +202,7 @@ function toParsedArguments(checked: ArgumentsCheck): ParsedArguments {
 }
 
 /**
- * What a task stores about the call that created it: the tool's name, and for a `resumable` tool what another
+ * What a task stores about the call that created it: the tool's name, and for a `resumable` or `durable` tool what another
  * instance needs to run it again (arguments, the request's version, capabilities and principal).
  */
 export function taskRequestMeta(
@@ -211,7 +211,7 @@ export function taskRequestMeta(
   envelope: RequestEnvelope,
   principal: string | undefined,
 ): JsonObject {
-  if (tool.definition.resumable !== true) return sharedRequestMeta(tool);
+  if (!runsAgain(tool)) return sharedRequestMeta(tool);
   const meta: Record<string, unknown> = {
     method: 'tools/call',
     name: tool.definition.name,

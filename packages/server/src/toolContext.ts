@@ -183,6 +183,10 @@ class ToolCallContext extends RequestHandlerContext implements ToolContext {
     return (message) => channel.setStatus(message);
   }
 
+  get step(): ToolContext['step'] {
+    return (name, run) => this.#channel.step(name, run, this.signal);
+  }
+
   // Each answer was validated against its method's result schema (inputAnswers.ts), so the casts hold.
   get elicit(): ToolContext['elicit'] {
     return async (params) => (await this.#ask({ method: 'elicitation/create', params })) as ElicitResult;

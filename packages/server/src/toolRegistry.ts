@@ -68,6 +68,18 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
    */
   readonly resumable?: boolean;
   /**
+   * Makes the task's work durable: it outlives every process. The tool does its work in named steps
+   * (`ctx.step`), each result written to the store before the tool goes on. When the worker running it is lost,
+   * its server drains, a `RetryableError` asks for a retry, or the answer to a parked question arrives, a worker of
+   * any instance sharing the store claims the task and runs the handler again with the stored arguments: completed
+   * steps return their stored results and answered questions their answers, so only the step in flight runs again.
+   * A question unanswered after `execution.parkAfterMs` parks the task (nothing of it stays in memory). Requires a
+   * store implementing `DurableTaskStore` (both built-in stores do) and `taskSupport` other than `forbidden`; a
+   * call without a task (synchronous) runs its steps plainly. Tasks of the 2025-11-25 era run without parking or
+   * re-runs (their questions travel in the client's session). @default false
+   */
+  readonly durable?: boolean;
+  /**
    * The synchronous MRTR phase of a task-capable tool: runs before any task is created and may answer
    * `input_required`; the answers then reach the handler as `ctx.inputResponses`. Return undefined to proceed.
    */
@@ -114,6 +126,9 @@ const EMPTY_OBJECT_SCHEMA: JsonObject = Object.freeze({ type: 'object', properti
 export function registerTool(definition: ToolDefinition): RegisteredTool {
   if (!NAME.test(definition.name)) throw new Error(`Invalid tool name ${JSON.stringify(definition.name)}`);
   if (definition.description.trim() === '') throw new Error(`Tool ${definition.name} needs a description`);
+  if (definition.durable === true && (definition.taskSupport ?? 'forbidden') === 'forbidden') {
+    throw new Error(`Tool ${definition.name} is durable: its taskSupport must be 'optional' or 'required'`);
+  }
   const schema = definition.inputSchema;
   const inputSchema = schema === undefined ? EMPTY_OBJECT_SCHEMA : toWireSchema(schema);
   if (inputSchema.type !== 'object') throw new Error(`Tool ${definition.name}: inputSchema must have type "object"`);
@@ -148,6 +163,14 @@ export function registerTool(definition: ToolDefinition): RegisteredTool {
       }
     },
   };
+}
+
+/**
+ * Whether the tool's handler may run again for an existing task (`resumable` or `durable`): its task then stores the
+ * call's arguments, version, capabilities and principal.
+ */
+export function runsAgain(tool: RegisteredTool): boolean {
+  return tool.definition.resumable === true || tool.definition.durable === true;
 }
 
 /** Reads `params.arguments`: absent means `{}`; anything but an object is reported like a validation failure. */

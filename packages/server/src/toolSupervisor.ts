@@ -7,16 +7,18 @@ import {
   onAbort,
   ProtocolError,
 } from '@mcp-tasks/protocol';
-import { isTaskStoreError, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
+import { isTaskStoreError, type StepRecord, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
 import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
 import type { CallAbort } from './callAbort.js';
 import { DeferredTask, type DeferredTaskDeps } from './deferredTask.js';
 import { type DropTaskDeps, dropTask } from './dropTask.js';
+import { DurableCall, type DurableDeps } from './durableCall.js';
 import { JsonInterner } from './jsonInterner.js';
 import type { JsonObject } from './jsonRpc.js';
 import { OutcomeWriter } from './outcomeWriter.js';
 import { type RunningTool, RunningTools } from './runningTools.js';
-import { TaskAbortError } from './taskAbort.js';
+import { isTaskAbort, TaskAbortError } from './taskAbort.js';
+import type { RunEnd } from './taskExecutor.js';
 import { taskLimitError } from './taskLimitError.js';
 import { detachRequest, type InputChannel, type ToolContext } from './toolContext.js';
 import {
@@ -46,6 +48,13 @@ export interface SupervisorOptions {
   readonly workerId: string;
   /** Reserves a task id before the task exists. */
   readonly newTaskId: () => string;
+  /** Steps, parking and hand-backs of `durable` tools; undefined when the store is not durable. */
+  readonly durable?: DurableDeps | undefined;
+  /**
+   * A front (`execution.role: 'front'`) only queues a durable tool's task for the workers; otherwise the
+   * instance that takes the call starts running it at once.
+   */
+  readonly queueDurable?: boolean;
   readonly report: (error: unknown) => void;
 }
 
@@ -96,7 +105,11 @@ export class ToolSupervisor {
     this.#options = options;
     this.#tools = new RunningTools(options.ops, options.workerId);
     this.#outcomes = new OutcomeWriter(options);
-    this.#taskDeps = { ops: options.ops, maxInputRequests: options.maxInputRequestsPerTask };
+    this.#taskDeps = {
+      ops: options.ops,
+      maxInputRequests: options.maxInputRequestsPerTask,
+      durable: options.durable,
+    };
     this.#drop = { ops: options.ops, report: options.report, outcomes: this.#outcomes, closed: () => this.#closed };
   }
 
@@ -118,6 +131,7 @@ export class ToolSupervisor {
    */
   async start(launch: ToolLaunch): Promise<CallToolResult | CreateTaskResult> {
     if (this.#closed) throw shuttingDown();
+    if (this.#options.queueDurable === true && this.#isDurable(launch)) return this.#enqueue(launch);
     // What outlives this call's answer (the task, the tool's context, the outcome write) must not capture this
     // function's scope: it holds the request (`launch`, its signal). So those closures are made in small helpers.
     const { owner, signal } = launch;
@@ -169,17 +183,25 @@ export class ToolSupervisor {
   }
 
   /**
-   * Runs a resumable tool again for a task whose worker was lost, with the task's stored arguments; its questions
-   * replay the answers the task already has. `record` must carry this instance's lease.
+   * Runs a resumable or durable tool again for an existing task (its worker was lost, or a worker claimed it),
+   * with the task's stored arguments; its questions replay the answers the task already has, and with `steps` (a
+   * durable task's completed steps) its steps replay too. `record` must carry this instance's lease. Resolves once
+   * the run ended and its outcome is written (or its task parked or handed back); never rejects.
    */
-  resume(record: TaskRecord, tool: RegisteredTool, makeContext: ToolLaunch['makeContext']): void {
+  resume(
+    record: TaskRecord,
+    tool: RegisteredTool,
+    makeContext: ToolLaunch['makeContext'],
+    steps?: readonly StepRecord[],
+  ): Promise<RunEnd> {
     const call = this.#tools.track(record.owner, record.taskId, tool);
     call.leaseUntil = record.lease?.until ?? 0;
+    if (steps !== undefined) call.durable = new DurableCall(record.execution?.attempt ?? 1, steps);
     this.#tools.markRunning(call);
     this.#tools.listen(call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const ctx = makeContext(task, call, () => false);
-    this.#writeThenRelease(call, runTool(tool, record.requestMeta?.arguments, ctx));
+    return this.#writeThenRelease(call, runTool(tool, record.requestMeta?.arguments, ctx)).then(() => runEnd(call));
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -189,22 +211,35 @@ export class ToolSupervisor {
 
   /**
    * Aborts every tool with a `shutdown` reason and waits up to `graceMs` for them to settle. Resolves with the
-   * tools still running then (their outcome will not be waited for). With `handOver` (the store outlives this
-   * instance), a resumable tool that stops by throwing on the abort has its lease released rather than its task
-   * failed, so another instance resumes it.
+   * tools still running then (aborted; their outcome will not be waited for). With `handOver` (the store outlives
+   * this instance), a resumable tool that stops by throwing on the abort has its lease released rather than its task
+   * failed, so another instance resumes it; and a durable tool is drained instead of aborted: its step in flight
+   * finishes, it starts no other (its task is handed back), a question parks its task at once, and one still running
+   * when the grace ends is left for the caller to hand back.
    */
   async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
     this.#outcomes.beginShutdown(handOver);
-    for (const call of this.#tools.calls()) call.abort(new TaskAbortError('shutdown', 'Server shutting down'));
+    const shutdown = new TaskAbortError('shutdown', 'Server shutting down');
+    // A durable tool finishes the step in flight: it starts no other, and a question parks its task at once.
+    for (const call of this.#tools.calls()) {
+      if (handOver && call.durable !== undefined) call.durable.drain();
+      else call.abort(shutdown);
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, graceMs);
     });
     await Promise.race([this.#tools.drained(), deadline]);
     clearTimeout(timer);
+    const unfinished = this.#tools.runningCalls();
+    for (const call of unfinished) {
+      // Handed back by the caller (`TaskRuntime.close`) rather than failed by its outcome.
+      if (handOver && call.durable !== undefined) call.durable.yielded ??= 'handed_back';
+      call.abort(shutdown);
+    }
     this.#outcomes.stopRetries();
-    return this.#tools.runningCalls();
+    return unfinished;
   }
 
   #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
@@ -216,8 +251,8 @@ export class ToolSupervisor {
    * Once the tool's run settled, writes its outcome and releases the call. Per waiting task this is one reaction,
    * two closures sharing one scope, and one promise, chained to the run itself (not to a classified copy of it).
    */
-  #writeThenRelease(call: RunningTool, run: Promise<unknown>): void {
-    void run.then(
+  #writeThenRelease(call: RunningTool, run: Promise<unknown>): Promise<void> {
+    return run.then(
       (value) => this.#finish(call, returnedOutcome(value)),
       (error) => this.#finish(call, thrownOutcome(error)),
     );
@@ -226,7 +261,8 @@ export class ToolSupervisor {
   async #finish(call: RunningTool, outcome: ToolOutcome): Promise<void> {
     call.settled = true;
     try {
-      await this.#outcomes.write(call, outcome);
+      // A durable call that parked its task or handed it back leaves it to the next run: nothing to write.
+      if (call.durable?.yielded === undefined) await this.#outcomes.write(call, outcome);
     } finally {
       this.#tools.release(call);
     }
@@ -241,20 +277,50 @@ export class ToolSupervisor {
     });
   }
 
+  /** Whether the call's task runs durably: a `durable` tool, a durable store, and a task of the core's own wire. */
+  #isDurable(launch: ToolLaunch): boolean {
+    return (
+      launch.tool.definition.durable === true && this.#options.durable !== undefined && !('wire' in launch.requestMeta)
+    );
+  }
+
+  #taskShape(taskId: string, launch: ToolLaunch) {
+    return {
+      taskId,
+      ttlMs: launch.ttlMs === undefined ? this.#options.ttlMs : launch.ttlMs,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      requestMeta: launch.requestMeta,
+    };
+  }
+
+  /** A front's answer to a durable call: the task, created queued for the workers; nothing runs here. */
+  async #enqueue(launch: ToolLaunch): Promise<CreateTaskResult> {
+    await this.#options.ops.ready();
+    try {
+      const record = await this.#options.ops.create(launch.owner, {
+        ...this.#taskShape(this.#options.newTaskId(), launch),
+        durable: true,
+      });
+      return createTaskResult(record);
+    } catch (error) {
+      if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
+      throw error;
+    }
+  }
+
   /** Listens to the task (before it exists: nothing to undo if creation fails), then creates it with a lease. */
   async #create(call: RunningTool, launch: ToolLaunch): Promise<TaskRecord> {
     const { ops } = this.#options;
     await ops.ready();
     this.#tools.listen(call);
     const leaseUntil = Date.now() + this.#options.leaseMs;
+    const durable = this.#isDurable(launch);
     let record: TaskRecord;
     try {
       record = await ops.create(call.owner, {
-        taskId: call.taskId,
-        ttlMs: launch.ttlMs === undefined ? this.#options.ttlMs : launch.ttlMs,
-        pollIntervalMs: this.#options.pollIntervalMs,
-        requestMeta: launch.requestMeta,
+        ...this.#taskShape(call.taskId, launch),
         lease: { worker: this.#options.workerId, until: leaseUntil },
+        ...(durable ? { durable } : {}),
       });
     } catch (error) {
       this.#tools.unlisten(call);
@@ -262,10 +328,16 @@ export class ToolSupervisor {
       throw error;
     }
     call.leaseUntil = leaseUntil;
+    if (durable) call.durable = new DurableCall(1);
     // Listened to until the call is released (an event after an abort changes nothing).
     this.#tools.markRunning(call);
     return record;
   }
+}
+
+/** How a re-run ended, once its call is released. */
+function runEnd(call: RunningTool): RunEnd {
+  return call.durable?.yielded ?? (isTaskAbort(call.reason, 'lease_lost') ? 'lost' : 'finished');
 }
 
 /** Whether a call still streams request-scoped notifications: only while its task is not created. */

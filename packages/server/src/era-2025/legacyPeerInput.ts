@@ -98,4 +98,9 @@ export class PeerInputChannel implements InputChannel {
 
   /** A synchronous call has no task whose status could change. */
   async setStatus(): Promise<void> {}
+
+  /** A synchronous call has no task to record steps in: the step just runs. */
+  async step<T>(_name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
+    return run(signal);
+  }
 }

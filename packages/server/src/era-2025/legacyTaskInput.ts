@@ -46,6 +46,11 @@ export class LegacyTaskInput implements InputChannel {
     return this.#options.taskId;
   }
 
+  /** A 2025-era task's work is not durable (its questions travel in the client's session): the task's channel runs it. */
+  step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
+    return this.#options.inner.step(name, run, signal);
+  }
+
   setStatus(message: string): Promise<void> {
     return this.#options.inner.setStatus(message);
   }
