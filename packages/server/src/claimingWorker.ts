@@ -1,5 +1,8 @@
 import type { ExecutionHost, TaskExecutor } from './taskExecutor.js';
 
+const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_CLAIM_INTERVAL_MS = 1_000;
+
 /** Options of the {@link ClaimingWorker}. */
 export interface ClaimingWorkerOptions {
   /** Most tasks this worker runs at once. @default 16 */
@@ -32,8 +35,8 @@ export class ClaimingWorker implements TaskExecutor {
   #stopped = false;
 
   constructor(options: ClaimingWorkerOptions = {}) {
-    this.#concurrency = Math.max(1, options.concurrency ?? 16);
-    this.#intervalMs = Math.max(1, options.claimIntervalMs ?? 1_000);
+    this.#concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.#intervalMs = Math.max(1, options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);
     this.#onError = options.onError ?? ((error) => console.error('ClaimingWorker:', error));
   }
 

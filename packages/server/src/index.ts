@@ -10,12 +10,12 @@ export type { ClaimingWorkerOptions } from './claimingWorker.js';
 export { ClaimingWorker } from './claimingWorker.js';
 export type { ExecutionEvent } from './durableCall.js';
 export { PeerRequestError } from './era-2025/index.js';
+export type { ExecutionOptions, ExecutionRole } from './executionOptions.js';
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';
 export type { LogLevel } from './logLevels.js';
 export type { CacheableMethod, CacheHint, McpServerOptions } from './mcpServer.js';
 export { McpServer } from './mcpServer.js';
-export type { ExecutionOptions, ExecutionRole } from './mcpServerOptions.js';
 export { InputRequired } from './mrtr.js';
 export type {
   Completer,

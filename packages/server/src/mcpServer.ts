@@ -15,6 +15,7 @@ import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
 import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
 import { methodNotFound, reportUnlessCancelled, toWireError } from './errors.js';
+import { resolveExecutionOptions } from './executionOptions.js';
 import { refuseInitialize } from './initializeRefusal.js';
 import { type JsonObject, readInboundMessage } from './jsonRpc.js';
 import type { SchemaInput } from './jsonSchema.js';
@@ -28,7 +29,7 @@ import {
   type ResourceTemplateDefinition,
   registerTemplate,
 } from './resourceRegistry.js';
-import { resolveExecutionOptions, resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
+import { resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
 import { stampServerInfo } from './serverInfoStamp.js';
 import { buildRoutes, type Route, type RouteRequest } from './serverRoutes.js';
 import { legacyOwnerOf, ownerOf } from './taskOwners.js';

@@ -1,9 +1,6 @@
 import { createTaskIdGenerator } from '@mcp-tasks/task-store';
-import { ClaimingWorker } from './claimingWorker.js';
-import type { ExecutionEvent } from './durableCall.js';
-import type { ExecutionOptions, ExecutionRole, McpServerOptions } from './mcpServerOptions.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.js';
-import type { TaskExecutor } from './taskExecutor.js';
+import { EXECUTION_DEFAULTS } from './executionOptions.js';
+import type { McpServerOptions } from './mcpServerOptions.js';
 
 /**
  * The defaults of {@link McpServerOptions}, in one place: what a server does when an option is left out. Each value
@@ -21,7 +18,7 @@ export const SERVER_DEFAULTS = Object.freeze({
   maxTaskIdsPerListen: 1000,
   pageSize: 100,
   maxLegacySessions: 10_000,
-  parkAfterMs: 5_000,
+  ...EXECUTION_DEFAULTS,
 });
 
 /** The task settings of a server with every default applied. */
@@ -53,34 +50,5 @@ export function resolveTaskOptions(options: McpServerOptions): ResolvedTaskOptio
     keepFinishedMs: tasks?.keepFinishedMs === undefined ? d.keepFinishedMs : tasks.keepFinishedMs,
     workerId: tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
     maxTaskIdsPerListen: Math.max(1, tasks?.maxTaskIdsPerListen ?? d.maxTaskIdsPerListen),
-  };
-}
-
-/** {@link McpServerOptions.execution} with defaults applied. */
-export interface ResolvedExecutionOptions {
-  readonly role: ExecutionRole;
-  readonly parkAfterMs: number;
-  readonly retry: RetryPolicy;
-  readonly executor: TaskExecutor;
-  readonly onEvent: (event: ExecutionEvent) => void;
-}
-
-/** {@link McpServerOptions.execution} with {@link SERVER_DEFAULTS} applied; `report` gets the worker's claim errors. */
-export function resolveExecutionOptions(
-  execution: ExecutionOptions | undefined,
-  report: (error: unknown) => void,
-): ResolvedExecutionOptions {
-  return {
-    role: execution?.role ?? 'both',
-    parkAfterMs: Math.max(0, execution?.parkAfterMs ?? SERVER_DEFAULTS.parkAfterMs),
-    retry: Object.freeze({ ...DEFAULT_RETRY_POLICY, ...execution?.retry }),
-    executor:
-      execution?.executor ??
-      new ClaimingWorker({
-        ...(execution?.concurrency === undefined ? {} : { concurrency: execution.concurrency }),
-        ...(execution?.claimIntervalMs === undefined ? {} : { claimIntervalMs: execution.claimIntervalMs }),
-        onError: report,
-      }),
-    onEvent: execution?.onEvent ?? (() => undefined),
   };
 }

@@ -10,15 +10,16 @@ import {
 import { handBackTask } from '@mcp-tasks/task-store/transitions';
 import type { DurableDeps } from './durableCall.js';
 import type { RequestEnvelope } from './envelope.js';
+import { type ResolvedExecutionOptions, resolveExecutionOptions } from './executionOptions.js';
 import { isJsonObject } from './jsonRpc.js';
 import { LeaseKeeper } from './leaseKeeper.js';
-import { type ResolvedExecutionOptions, resolveExecutionOptions } from './serverDefaults.js';
 import type { ExecutionHost, RunEnd } from './taskExecutor.js';
 import { TaskMethods } from './taskMethods.js';
 import { SHUTDOWN_ERROR } from './taskOutcomes.js';
 import { createToolContext, type InputChannel } from './toolContext.js';
+import type { ToolLaunch } from './toolLaunch.js';
 import { type RegisteredTool, runsAgain } from './toolRegistry.js';
-import { type ToolLaunch, ToolSupervisor } from './toolSupervisor.js';
+import { ToolSupervisor } from './toolSupervisor.js';
 
 /** Task settings of a server. */
 export interface TaskRuntimeOptions {
