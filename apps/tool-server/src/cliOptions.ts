@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { EXECUTION_OPTIONS, EXECUTION_USAGE, type ExecutionCliOptions, parseExecution } from './executionCliOptions.js';
 import { LIMIT_OPTIONS, LIMITS_USAGE, parseLimits, type TransportLimits } from './limitOptions.js';
 import { LOG_LEVELS, type LogLevelName } from './logger.js';
 import type { OAuthOption } from './oauthResource.js';
@@ -43,6 +44,8 @@ export interface CliOptions {
   readonly maxTasksPerPrincipal: number;
   /** Resource limits given on the command line (undefined: every transport default). */
   readonly limits?: TransportLimits | undefined;
+  /** Durable execution: role, parking, concurrency, drain. */
+  readonly execution: ExecutionCliOptions;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -78,6 +81,8 @@ Options:
   -V, --version               print the version
   -h, --help                  show this help
 
+${EXECUTION_USAGE}
+
 ${LIMITS_USAGE}
 
 For http and ws the endpoint URL is printed to stderr once the server is ready.`;
@@ -98,6 +103,7 @@ const OPTIONS = {
   'lease-ms': { type: 'string' },
   'keep-finished-ms': { type: 'string' },
   'max-tasks-per-principal': { type: 'string' },
+  ...EXECUTION_OPTIONS,
   ...LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
@@ -218,6 +224,7 @@ export function parseCliOptions(
     keepFinishedMs: parseKeepFinishedMs(values['keep-finished-ms']),
     maxTasksPerPrincipal: parseMaxTasks(values['max-tasks-per-principal']),
     limits: parseLimits(values, (message) => new UsageError(message)),
+    execution: parseExecution(values, (message) => new UsageError(message)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { McpServer } from '@mcp-tasks/server';
+import { type ExecutionOptions, McpServer } from '@mcp-tasks/server';
 import type { TaskStore } from '@mcp-tasks/task-store';
 import type { ToolSet } from './cliOptions.js';
 import { registerMrtrConformanceTools } from './conformanceMrtrTools.js';
@@ -29,6 +29,8 @@ export interface ToolServerOptions {
   readonly keepFinishedMs?: number | null;
   /** Most tasks one principal may hold in the default in-memory store (a given `taskStore` has its own). @default 10000 */
   readonly maxTasksPerPrincipal?: number;
+  /** Durable execution of the durable demo tools (role, parking, worker, events). @default the runtime's */
+  readonly execution?: ExecutionOptions;
 }
 
 /**
@@ -55,6 +57,7 @@ export function createToolServer(options: ToolServerOptions = {}): McpServer {
           }),
     },
     ...(options.taskStore === undefined ? {} : { taskStore: options.taskStore, closeTaskStore: true }),
+    ...(options.execution === undefined ? {} : { execution: options.execution }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
   if (options.onToolStop !== undefined) reportToolStops(server, options.onToolStop);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { delay, ErrorCode, ProtocolError, type TextContent } from '@mcp-tasks/protocol';
-import type { McpServer } from '@mcp-tasks/server';
+import { type McpServer, RetryableError } from '@mcp-tasks/server';
 import { z } from 'zod';
 import { CHUNK_BYTES, hashGeneratedData, PseudoRandom, report, seedOf, throttledReport } from './dataJobs.js';
 import { acceptedContent, elicitForm, sampledText, sampleText } from './inputRequests.js';
@@ -14,6 +14,9 @@ const STAGES = ['canary (10%)', 'half (50%)', 'full (100%)'] as const;
 /** Each stage waits this long for health checks: longer than a poll interval, so a client sees the rollout. */
 const HEALTH_CHECK_MS = 400;
 const PAGE_MIB = 8;
+const TABLE_MIB = 4;
+/** Each table's migration also waits this long, so a client (and a kill -9 test) sees the steps one by one. */
+const TABLE_PAUSE_MS = 300;
 
 /**
  * Registers the demo tools: jobs that show why tasks exist. Each does real work in chunks, reports progress
@@ -46,9 +49,11 @@ export function registerDemoTools(server: McpServer): void {
         environment: z.enum(['staging', 'production']).default('staging'),
       }),
       taskSupport: 'optional',
-      // The build is deterministic and a rollout of the same build is idempotent, so when the instance running this
-      // task dies another instance on the same store may run it again (the confirmation is replayed, not re-asked).
-      resumable: true,
+      // Durable: the build and each rollout stage are steps, written to the task store as they complete. When the
+      // instance running the task dies or is redeployed, or the confirmation waits long enough for the task to be
+      // parked, a worker of any instance runs the handler again: completed steps and the answer are replayed, and
+      // only the step that was in flight runs again.
+      durable: true,
       // Refuse up front (before any task exists) a client that could never answer the confirmation form.
       collectInput: (_args, ctx) => {
         if (ctx.canRequest('elicitation')) return undefined;
@@ -60,9 +65,11 @@ export function registerDemoTools(server: McpServer): void {
       handler: async ({ service, version, environment }, ctx) => {
         const target = `${service}@${version}`;
         const total = BUILD_MIB + STAGES.length * STAGE_MIB;
-        // Synchronously, the question ends the first run and the client's retry runs the handler again with the
-        // answer replayed, so the build (deterministic) is done once per round.
-        const build = await hashGeneratedData(ctx, target, BUILD_MIB, `building ${target}`, { offset: 0, total });
+        // Synchronously (no task) steps just run: the question ends the first run and the client's retry runs the
+        // handler again with the answer replayed, so the build (deterministic) is done once per round.
+        const build = await ctx.step('build', () =>
+          hashGeneratedData(ctx, target, BUILD_MIB, `building ${target}`, { offset: 0, total }),
+        );
         const question = elicitForm(
           `Deploy ${target} (build ${build.slice(0, 12)}) to ${environment}?`,
           { confirm: { type: 'boolean', title: 'Deploy now?' }, note: { type: 'string', title: 'Change note' } },
@@ -75,15 +82,63 @@ export function registerDemoTools(server: McpServer): void {
           };
         }
         for (const [index, stage] of STAGES.entries()) {
-          const span = { offset: BUILD_MIB + index * STAGE_MIB, total };
-          await hashGeneratedData(ctx, `${target}/${stage}`, STAGE_MIB, `rolling out ${target} to ${stage}`, span);
-          await report(ctx, span.offset + STAGE_MIB, total, `health checks of ${target} at ${stage}`);
-          await delay(HEALTH_CHECK_MS, ctx.signal);
+          await ctx.step(`rollout ${stage}`, async (signal) => {
+            const span = { offset: BUILD_MIB + index * STAGE_MIB, total };
+            await hashGeneratedData(ctx, `${target}/${stage}`, STAGE_MIB, `rolling out ${target} to ${stage}`, span);
+            await report(ctx, span.offset + STAGE_MIB, total, `health checks of ${target} at ${stage}`);
+            await delay(HEALTH_CHECK_MS, signal);
+            return stage;
+          });
         }
         const note = typeof content.note === 'string' && content.note !== '' ? ` (note: ${content.note})` : '';
         return {
           content: [text(`Deployed ${target} to ${environment}, build ${build.slice(0, 12)}${note}`)],
           structuredContent: { service, version, environment, build },
+        };
+      },
+    })
+    .tool({
+      name: 'migrate_database',
+      description:
+        'Migrates a database table by table, each table a durable step: a crash, a redeploy or a busy table lock ' +
+        'resumes after the last migrated table instead of starting over',
+      inputSchema: z.object({
+        database: z.string().min(1).max(100).default('orders'),
+        tables: z.number().int().min(1).max(50).default(5).describe('Tables to migrate'),
+        lockBusyOnce: z
+          .boolean()
+          .default(true)
+          .describe("The second table's lock is busy on the first attempt: the step is retried with backoff"),
+      }),
+      taskSupport: 'optional',
+      durable: true,
+      handler: async ({ database, tables, lockBusyOnce }, ctx) => {
+        const total = (tables + 1) * TABLE_MIB;
+        const snapshot = await ctx.step('snapshot', () =>
+          hashGeneratedData(ctx, `${database}/snapshot`, TABLE_MIB, `snapshot of ${database}`, { offset: 0, total }),
+        );
+        for (let table = 1; table <= tables; table++) {
+          await ctx.step(`migrate table ${table}`, async (signal) => {
+            if (lockBusyOnce && table === 2 && ctx.attempt === 1) {
+              throw new RetryableError(`the lock on ${database}.table_${table} is busy`);
+            }
+            const span = { offset: table * TABLE_MIB, total };
+            await hashGeneratedData(
+              ctx,
+              `${database}/${table}`,
+              TABLE_MIB,
+              `migrating ${database}.table_${table}`,
+              span,
+            );
+            await delay(TABLE_PAUSE_MS, signal);
+            return table;
+          });
+        }
+        return {
+          content: [
+            text(`Migrated ${tables} tables of ${database} (snapshot ${snapshot.slice(0, 12)}, run ${ctx.attempt})`),
+          ],
+          structuredContent: { database, tables, snapshot, runs: ctx.attempt },
         };
       },
     })

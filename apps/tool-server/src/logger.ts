@@ -16,6 +16,7 @@ export interface Logger {
   debug(message: string): void;
   info(fields: Record<string, unknown>, message: string): void;
   info(message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
   warn(message: string): void;
   error(message: string): void;
 }

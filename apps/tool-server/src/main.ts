@@ -80,6 +80,8 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     if (started.consoleUrl !== undefined) {
       process.stderr.write(`mcp-tasks-tool-server: task console at ${started.consoleUrl}\n`);
     }
+  } else if (parsed.execution.role === 'worker') {
+    process.stderr.write(`mcp-tasks-tool-server: worker running durable tasks, no port (tools: ${parsed.tools})\n`);
   } else {
     logger.info(`serving on stdio (tools: ${parsed.tools})`);
   }

@@ -1,6 +1,7 @@
-import type { McpServer } from '@mcp-tasks/server';
+import type { ExecutionOptions, McpServer } from '@mcp-tasks/server';
 import type { CliOptions, StoreOption } from './cliOptions.js';
 import { createToolServer } from './createToolServer.js';
+import type { ExecutionCliOptions } from './executionCliOptions.js';
 import { describeError, type Logger } from './logger.js';
 import { openTaskStore } from './openTaskStore.js';
 import { logRequests } from './requestLog.js';
@@ -29,8 +30,10 @@ export interface StartedToolServer {
 /** What {@link startToolServer} needs: the command line, where `console` may be left out. */
 export type StartOptions = Omit<
   CliOptions,
-  'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs' | 'keepFinishedMs' | 'maxTasksPerPrincipal'
+  'logLevel' | 'console' | 'store' | 'instanceId' | 'leaseMs' | 'keepFinishedMs' | 'maxTasksPerPrincipal' | 'execution'
 > & {
+  /** @default role both, the runtime's parking and concurrency, a 10 s drain */
+  readonly execution?: ExecutionCliOptions | undefined;
   readonly console?: boolean | undefined;
   /** @default memory */
   readonly store?: StoreOption | undefined;
@@ -61,7 +64,9 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.keepFinishedMs === undefined ? {} : { keepFinishedMs: options.keepFinishedMs }),
     ...(options.maxTasksPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: options.maxTasksPerPrincipal }),
+    execution: executionOf(options.execution, logger),
   });
+  const drainMs = options.execution?.drainMs ?? 10_000;
   let transport: RunningTransport & { readonly consoleUrl?: string };
   try {
     transport = await serve(server, options, logger);
@@ -81,7 +86,8 @@ export async function startToolServer(options: StartOptions, logger: Logger): Pr
         try {
           await transport.close();
         } finally {
-          await server.close();
+          // Durable tasks get `drainMs` to finish their step in flight, then go back to the store for another instance.
+          await server.close({ graceMs: drainMs });
           await tasks.stop();
         }
       })();
@@ -97,10 +103,26 @@ function serve(
   logger: Logger,
 ): Promise<RunningTransport & { readonly consoleUrl?: string }> | RunningTransport {
   const { transport } = options;
+  // A worker takes no client traffic: it only claims and runs durable tasks from the shared store.
+  if (options.execution?.role === 'worker')
+    return { url: undefined, ended: new Promise(() => undefined), close: async () => undefined };
   // Every transport serves the logged handler; HTTP also checks Mcp-Param-* headers against the server's tools.
   const handle = logRequests(server.handle, logger);
   const endpoint = { handle, toolParamHeaders: server.toolParamHeaders };
   if (transport === 'stdio') return serveStdio(handle, logger, options.limits);
   if (options.console === true) return serveWithConsole(endpoint, { ...options, transport }, logger);
   return transport === 'ws' ? serveWs(handle, options, logger) : serveHttp(endpoint, options, logger);
+}
+
+/** The runtime's execution options from the command line; every execution event is logged (retries at warn). */
+function executionOf(cli: ExecutionCliOptions | undefined, logger: Logger): ExecutionOptions {
+  return {
+    role: cli?.role ?? 'both',
+    ...(cli?.parkAfterMs === undefined ? {} : { parkAfterMs: cli.parkAfterMs }),
+    ...(cli?.concurrency === undefined ? {} : { concurrency: cli.concurrency }),
+    onEvent: (event) => {
+      if (event.type === 'retry') logger.warn(event, `step ${event.step} of task ${event.taskId} will be retried`);
+      else logger.info(event, `task ${event.taskId}: ${event.type}`);
+    },
+  };
 }

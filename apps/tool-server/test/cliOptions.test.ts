@@ -13,6 +13,7 @@ describe('parseCliOptions', () => {
       console: false,
       store: { kind: 'memory' },
       maxTasksPerPrincipal: 10000,
+      execution: { role: 'both', drainMs: 10_000 },
     });
   });
 
@@ -28,14 +29,22 @@ describe('parseCliOptions', () => {
       console: true,
       store: { kind: 'memory' },
       maxTasksPerPrincipal: 10000,
+      execution: { role: 'both', drainMs: 10_000 },
     });
     expect(parseCliOptions(['--token', 'a', '--token', 'b'])).toMatchObject({ tokens: ['a', 'b'] });
+    const execution = ['--role', 'worker', '--park-after-ms', '0', '--concurrency', '4', '--drain-ms', '2500'];
+    expect(parseCliOptions(execution)).toMatchObject({
+      execution: { role: 'worker', parkAfterMs: 0, concurrency: 4, drainMs: 2500 },
+    });
     expect(parseCliOptions(['--help'])).toBe('help');
     expect(parseCliOptions(['-h'])).toBe('help');
   });
 
   it.each([
     [['--transport', 'tcp'], '--transport must be one of stdio, http, ws (got "tcp")'],
+    [['--role', 'leader'], '--role must be one of front, worker, both (got "leader")'],
+    [['--concurrency', '0'], '--concurrency must be an integer from 1 to 10000 (got "0")'],
+    [['--drain-ms', '1.5'], '--drain-ms must be an integer from 0 to 3600000 (got "1.5")'],
     [['--tools', 'some'], '--tools must be one of demo, conformance, all (got "some")'],
     [['--port=-1'], '--port must be an integer from 0 to 65535 (got "-1")'],
     [['--port', '-1'], '--port needs a value; for one that starts with "-" write --port=<value>'],

@@ -9,7 +9,7 @@ const lines: string[] = [];
 const logger: Logger = {
   debug: () => undefined,
   info: (...args: unknown[]) => void lines.push(String(args.at(-1))),
-  warn: (message: string) => void lines.push(message),
+  warn: (...args: unknown[]) => void lines.push(String(args.at(-1))),
   error: (message: string) => void lines.push(message),
 };
 

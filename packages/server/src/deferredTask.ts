@@ -74,6 +74,10 @@ export class DeferredTask implements InputChannel {
     return this.#call.taskId;
   }
 
+  get attempt(): number {
+    return this.#call.durable?.attempt ?? 1;
+  }
+
   get mode(): ToolMode {
     return this.#creating === undefined ? 'grace' : 'task';
   }

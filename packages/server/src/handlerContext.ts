@@ -73,6 +73,11 @@ export interface ToolContext extends HandlerContext {
    */
   readonly taskId: string | undefined;
   /**
+   * Which run of the task's work this is: 1 for the first; a durable task's re-runs (after a lost worker, a drain,
+   * a retry or a parked question's answer) count up. Always 1 for a call whose task is not durable.
+   */
+  readonly attempt: number;
+  /**
    * Sets the task's `statusMessage` (creating the task during the grace period); a no-op for a synchronous call.
    * A store briefly unavailable is retried while this instance holds the task's lease.
    */

@@ -23,6 +23,8 @@ export type ToolMode = 'task' | 'grace' | 'sync';
 export interface InputChannel {
   readonly mode: ToolMode;
   readonly taskId: string | undefined;
+  /** The run of the task's work this is (see `ToolContext.attempt`). */
+  readonly attempt: number;
   /** Resolves with the answer, already validated against the result schema of `request.method`. */
   ask(request: InputRequest): Promise<InputResponse>;
   setStatus(message: string): Promise<void>;

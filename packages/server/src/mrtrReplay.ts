@@ -33,6 +33,7 @@ export class InputPending extends Error {
 export class ReplayInputChannel implements InputChannel {
   readonly mode = 'sync' as const;
   readonly taskId = undefined;
+  readonly attempt = 1;
   readonly #answers: Record<string, JsonObject>;
   readonly #pending: Record<string, InputRequest> = {};
   #asked = 0;

@@ -178,6 +178,10 @@ class ToolCallContext extends RequestHandlerContext implements ToolContext {
     return this.#channel.taskId;
   }
 
+  get attempt(): number {
+    return this.#channel.attempt;
+  }
+
   get setStatus(): ToolContext['setStatus'] {
     const channel = this.#channel;
     return (message) => channel.setStatus(message);

@@ -99,6 +99,10 @@ export class PeerInputChannel implements InputChannel {
   /** A synchronous call has no task whose status could change. */
   async setStatus(): Promise<void> {}
 
+  get attempt(): number {
+    return 1;
+  }
+
   /** A synchronous call has no task to record steps in: the step just runs. */
   async step<T>(_name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
     return run(signal);

@@ -46,6 +46,10 @@ export class LegacyTaskInput implements InputChannel {
     return this.#options.taskId;
   }
 
+  get attempt(): number {
+    return this.#options.inner.attempt;
+  }
+
   /** A 2025-era task's work is not durable (its questions travel in the client's session): the task's channel runs it. */
   step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
     return this.#options.inner.step(name, run, signal);
