@@ -14,7 +14,6 @@ const STAGES = ['canary (10%)', 'half (50%)', 'full (100%)'] as const;
 /** Each stage waits this long for health checks: longer than a poll interval, so a client sees the rollout. */
 const HEALTH_CHECK_MS = 400;
 const PAGE_MIB = 8;
-const TABLE_MIB = 4;
 /** Each table's migration also waits this long, so a client (and a kill -9 test) sees the steps one by one. */
 const TABLE_PAUSE_MS = 300;
 
@@ -105,6 +104,7 @@ export function registerDemoTools(server: McpServer): void {
       inputSchema: z.object({
         database: z.string().min(1).max(100).default('orders'),
         tables: z.number().int().min(1).max(50).default(5).describe('Tables to migrate'),
+        tableMegabytes: z.number().int().min(0).max(1024).default(4).describe('Data rewritten per table, in MiB'),
         lockBusyOnce: z
           .boolean()
           .default(true)
@@ -112,21 +112,21 @@ export function registerDemoTools(server: McpServer): void {
       }),
       taskSupport: 'optional',
       durable: true,
-      handler: async ({ database, tables, lockBusyOnce }, ctx) => {
-        const total = (tables + 1) * TABLE_MIB;
+      handler: async ({ database, tables, tableMegabytes, lockBusyOnce }, ctx) => {
+        const total = Math.max(1, (tables + 1) * tableMegabytes);
         const snapshot = await ctx.step('snapshot', () =>
-          hashGeneratedData(ctx, `${database}/snapshot`, TABLE_MIB, `snapshot of ${database}`, { offset: 0, total }),
+          hashGeneratedData(ctx, `${database}/snapshot`, tableMegabytes, `snapshot of ${database}`, { offset: 0, total }),
         );
         for (let table = 1; table <= tables; table++) {
           await ctx.step(`migrate table ${table}`, async (signal) => {
             if (lockBusyOnce && table === 2 && ctx.attempt === 1) {
               throw new RetryableError(`the lock on ${database}.table_${table} is busy`);
             }
-            const span = { offset: table * TABLE_MIB, total };
+            const span = { offset: table * tableMegabytes, total };
             await hashGeneratedData(
               ctx,
               `${database}/${table}`,
-              TABLE_MIB,
+              tableMegabytes,
               `migrating ${database}.table_${table}`,
               span,
             );

@@ -44,6 +44,8 @@ export async function runDurableStep<T>(
     if (isRetryableError(error) && !call.aborted) await retryLater(deps, call, durable, name, error);
     throw error;
   }
+  // A run that lost its task meanwhile (a newer run took it over, even on this instance) must not record.
+  if (call.aborted) throw call.reason;
   const durationMs = performance.now() - started;
   let recorded: Awaited<ReturnType<DurableDeps['store']['recordStep']>> | undefined;
   // A step that returns nothing is stored (and replayed) as `null`: JSON has no `undefined`.

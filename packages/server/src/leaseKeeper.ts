@@ -1,6 +1,7 @@
 import { ErrorCode } from '@mcp-tasks/protocol';
 import { isTerminalStatus, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
 import { fail, heldLease, keepFinished } from '@mcp-tasks/task-store/transitions';
+import type { RunningTool } from './runningTools.js';
 import { TaskAbortError } from './taskAbort.js';
 import type { ToolSupervisor } from './toolSupervisor.js';
 
@@ -19,6 +20,8 @@ export interface LeaseKeeperOptions {
 
 /** Most tasks one sweep resolves or expires; the rest wait for the next tick. */
 const BATCH = 100;
+/** Lease renewals in flight at once. */
+const RENEW_PARALLEL = 16;
 
 /**
  * Keeps this instance's leases and watches everyone else's. Every third of the lease period it renews the lease
@@ -69,23 +72,27 @@ export class LeaseKeeper {
     }
   }
 
+  /** Renews the leases of every running call, {@link RENEW_PARALLEL} at a time (one by one took seconds for hundreds). */
   async #renew(): Promise<void> {
-    const { ops, supervisor, workerId, leaseMs } = this.#options;
-    for (const call of supervisor.runningCalls()) {
-      const now = Date.now();
-      const swap = await ops.renewLease(call.owner, call.taskId, workerId, now + leaseMs).catch((error: unknown) => {
-        this.#options.report(error);
-        return undefined;
-      });
-      if (swap?.ok) call.leaseUntil = now + leaseMs;
-      else if (
-        swap === undefined
-          ? now >= call.leaseUntil
-          : swap.current !== undefined && !isTerminalStatus(swap.current.status)
-      ) {
-        // Unreachable store past the lease's end, or another worker holds the lease now.
-        call.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
-      }
+    const calls = this.#options.supervisor.runningCalls();
+    for (let start = 0; start < calls.length; start += RENEW_PARALLEL) {
+      await Promise.all(calls.slice(start, start + RENEW_PARALLEL).map((call) => this.#renewOne(call)));
+    }
+  }
+
+  async #renewOne(call: RunningTool): Promise<void> {
+    const { ops, workerId, leaseMs } = this.#options;
+    const now = Date.now();
+    const swap = await ops.renewLease(call.owner, call.taskId, workerId, now + leaseMs).catch((error: unknown) => {
+      this.#options.report(error);
+      return undefined;
+    });
+    if (swap?.ok) call.leaseUntil = now + leaseMs;
+    else if (
+      swap === undefined ? now >= call.leaseUntil : swap.current !== undefined && !isTerminalStatus(swap.current.status)
+    ) {
+      // Unreachable store past the lease's end, or another worker holds the lease now.
+      call.abort(new TaskAbortError('lease_lost', `Worker ${workerId} lost the lease of the task`));
     }
   }
 

@@ -13,6 +13,7 @@ import type { RequestEnvelope } from './envelope.js';
 import { type ResolvedExecutionOptions, resolveExecutionOptions } from './executionOptions.js';
 import { isJsonObject } from './jsonRpc.js';
 import { LeaseKeeper } from './leaseKeeper.js';
+import { TaskAbortError } from './taskAbort.js';
 import type { ExecutionHost, RunEnd } from './taskExecutor.js';
 import { TaskMethods } from './taskMethods.js';
 import { SHUTDOWN_ERROR } from './taskOutcomes.js';
@@ -126,6 +127,9 @@ export class TaskRuntime implements ExecutionHost {
       await this.#failUnrunnable(task);
       return 'lost';
     }
+    // This instance still runs an older run of the task, whose lease lapsed (renewals too slow): the claim took it
+    // over, so the older run must stop before the new one starts.
+    this.supervisor.abort(task.taskId, new TaskAbortError('lease_lost', 'A newer run of the task took it over'));
     try {
       const steps = await durable.store.steps(task.owner, task.taskId);
       const attempt = task.execution?.attempt ?? 1;
@@ -145,9 +149,9 @@ export class TaskRuntime implements ExecutionHost {
 
   /**
    * Stops claiming, aborts every tool (`shutdown`; durable ones are drained: see `ToolSupervisor.close`), waits at
-   * most `graceMs` for them, then records the tasks they leave unfinished: with `release` (the store outlives this
-   * instance) a durable task is handed back at once (queued for any worker) and a resumable tool's lease is
-   * released for the next lease sweep; any other is failed. Stops the lease keeper and the change feed.
+   * most `graceMs` for them, then records the tasks they leave unfinished: a durable task is handed back at once
+   * (queued for any worker); with `release` (the store outlives this instance) a resumable tool's lease is released
+   * for the next lease sweep; any other is failed. Stops the lease keeper and the change feed.
    */
   async close(graceMs: number, release: boolean): Promise<void> {
     if (this.#executing) await this.#execution.executor.stop();
@@ -156,7 +160,7 @@ export class TaskRuntime implements ExecutionHost {
     const { workerId } = this.#options;
     for (const call of unfinished) {
       const write =
-        release && call.durable !== undefined
+        call.durable !== undefined
           ? this.ops.apply(call.owner, call.taskId, (current) => handBackTask(current, workerId))
           : release && call.tool.definition.resumable === true
             ? this.ops.releaseLease(call.owner, call.taskId, workerId)

@@ -164,9 +164,9 @@ export class ToolSupervisor {
    * Aborts every tool with a `shutdown` reason and waits up to `graceMs` for them to settle. Resolves with the
    * tools still running then (aborted; their outcome will not be waited for). With `handOver` (the store outlives
    * this instance), a resumable tool that stops by throwing on the abort has its lease released rather than its task
-   * failed, so another instance resumes it; and a durable tool is drained instead of aborted: its step in flight
-   * finishes, it starts no other (its task is handed back), a question parks its task at once, and one still running
-   * when the grace ends is left for the caller to hand back.
+   * failed, so another instance resumes it. A durable tool (whatever `handOver` says: its task lives in the store)
+   * is drained instead of aborted: its step in flight finishes, it starts no other (its task is handed back), a
+   * question parks its task at once, and one still running when the grace ends is left for the caller to hand back.
    */
   async close(graceMs: number, handOver = false): Promise<readonly RunningTool[]> {
     this.#closed = true;
@@ -174,7 +174,7 @@ export class ToolSupervisor {
     const shutdown = new TaskAbortError('shutdown', 'Server shutting down');
     // A durable tool finishes the step in flight: it starts no other, and a question parks its task at once.
     for (const call of this.#tools.calls()) {
-      if (handOver && call.durable !== undefined) call.durable.drain();
+      if (call.durable !== undefined) call.durable.drain();
       else call.abort(shutdown);
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -186,7 +186,7 @@ export class ToolSupervisor {
     const unfinished = this.#tools.runningCalls();
     for (const call of unfinished) {
       // Handed back by the caller (`TaskRuntime.close`) rather than failed by its outcome.
-      if (handOver && call.durable !== undefined) call.durable.yielded ??= 'handed_back';
+      if (call.durable !== undefined) call.durable.yielded ??= 'handed_back';
       call.abort(shutdown);
     }
     this.#outcomes.stopRetries();

@@ -15,6 +15,7 @@ const running = new Set<ChildProcess>();
 /** One tool-server process. */
 export interface ServerProcess {
   readonly id: string;
+  /** The endpoint; empty for a `--role worker` instance (it opens no port). */
   readonly url: string;
   readonly child: ChildProcess;
   stderr(): string;
@@ -24,14 +25,18 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `dist/main.js --tools demo` as instance `id` on the database `store`; resolves once it listens. */
+/**
+ * Starts `dist/main.js --tools demo` as instance `id` on the database `store`, with `extra` arguments last (a
+ * repeated option takes the last value); resolves once it listens (or, as a worker, once it runs).
+ */
 export async function startServer(
   id: string,
   store: string,
   transport: 'http' | 'ws' = 'http',
+  extra: readonly string[] = [],
 ): Promise<ServerProcess> {
   const args = ['--transport', transport, '--port', '0', '--tools', 'demo', '--store', store];
-  args.push('--instance-id', id, '--lease-ms', String(LEASE_MS), '--log-level', 'warn');
+  args.push('--instance-id', id, '--lease-ms', String(LEASE_MS), '--log-level', 'warn', ...extra);
   const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   running.add(child);
   const exited = once(child, 'exit');
@@ -42,10 +47,10 @@ export async function startServer(
     const timer = setTimeout(() => reject(new Error(`instance ${id} did not start; stderr: ${stderr}`)), 20_000);
     child.stderr?.on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /listening on ((?:http|ws):\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-      if (match?.[1] === undefined) return;
+      const match = /listening on ((?:http|ws):\/\/127\.0\.0\.1:\d+\/mcp)|(worker running durable tasks)/.exec(stderr);
+      if (match === null) return;
       clearTimeout(timer);
-      resolve(match[1]);
+      resolve(match[1] ?? '');
     });
     void exited.then(() => {
       clearTimeout(timer);
