@@ -84,6 +84,7 @@ describe('codeReferences', () => {
   it('collects classes with their members, functions and constants', () => {
     const found = declarations(join(REPO_ROOT, 'packages/server/src/toolSupervisor.ts'));
     expect([...(found.get('ToolSupervisor') ?? [])]).toEqual(expect.arrayContaining(['start', '#create']));
-    expect(found.has('directAnswer')).toBe(true);
+    expect(found.has('SupervisorOptions')).toBe(false);
+    expect(declarations(join(REPO_ROOT, 'packages/server/src/callAnswers.ts')).has('directAnswer')).toBe(true);
   });
 });
