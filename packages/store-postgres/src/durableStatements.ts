@@ -48,10 +48,11 @@ export function durableStatements(
         RETURNING t.task_id, t.owner, t.version, t.seq, t.record)
       SELECT record::text AS record, ${notify} FROM claimed`,
     // $1 task, $2 owner, $3 worker, $4 name, $5 attempt, $6 bytes, $7 result, $8 most bytes per task. Only the
-    // lease holder of a live task writes; a recorded name returns the stored step (first write wins).
+    // lease holder's current run (attempt) of a live task writes; a recorded name returns the stored step (first
+    // write wins).
     recordStep: `WITH task AS (
         SELECT task_id FROM ${table} WHERE task_id = $1 AND owner = $2 AND status NOT IN ${TERMINAL}
-          AND record #>> '{lease,worker}' = $3),
+          AND record #>> '{lease,worker}' = $3 AND coalesce((record #>> '{execution,attempt}')::integer, 0) = $5::integer),
       existing AS (
         SELECT s.name, s.attempt, s.result::text AS result, s.completed_at FROM ${steps} s JOIN task USING (task_id)
         WHERE s.name = $4),

@@ -59,8 +59,9 @@ export type RecordStepResult =
     }
   | {
       /**
-       * Nothing written: the task is unknown, expired, another owner's or terminal, or `worker` does not hold its
-       * lease (another worker claimed it: the caller must stop).
+       * Nothing written: the task is unknown, expired, another owner's or terminal, `worker` does not hold its
+       * lease (another worker claimed it: the caller must stop), or `attempt` is not the task's current run (a
+       * claim by the same worker took it over from an older run, which must stop too).
        */
       readonly ok: false;
     };

@@ -209,6 +209,8 @@ export class InMemoryTaskStore implements DurableTaskStore {
     const measured = measureStep(step, this.#maxStepBytes);
     const record = this.#find(owner, taskId);
     if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker) return NOT_HELD;
+    // An older run of the same worker (a claim took the task over) writes nothing more.
+    if ((record.execution?.attempt ?? 0) !== step.attempt) return NOT_HELD;
     const stamp = this.#iso(this.#now());
     return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
   }

@@ -145,6 +145,10 @@ function stepsContract(openDurable: OpenDurable): void {
       expect(await store.recordStep('alice', task.taskId, 'w2', { name: 'a', attempt: 1, result: 1 })).toEqual({
         ok: false,
       });
+      // The holder's older run (another attempt) writes nothing: only the current run records.
+      expect(await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 0, result: 1 })).toEqual({
+        ok: false,
+      });
       const a = await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: { n: [1, 'x'] } });
       expect(a.ok && a.fresh).toBe(true);
       await store.recordStep('alice', task.taskId, 'w1', { name: 'b', attempt: 1, result: null });
