@@ -10,6 +10,7 @@ export type { ClaimingWorkerOptions } from './claimingWorker.js';
 export { ClaimingWorker } from './claimingWorker.js';
 export type { ExecutionEvent } from './durableCall.js';
 export { PeerRequestError } from './era-2025/index.js';
+export { EXECUTION_META_KEY } from './executionMeta.js';
 export type { ExecutionOptions, ExecutionRole } from './executionOptions.js';
 export type { SchemaInput } from './jsonSchema.js';
 export { jsonSchema, RawJsonSchema } from './jsonSchema.js';

@@ -114,8 +114,12 @@ export class ListenHub {
     if (resourceSubscriptions !== undefined) filter.resourceSubscriptions = [...new Set(resourceSubscriptions)];
 
     const meta = { [META.subscriptionId]: request.id };
-    const send = (method: string, params: JsonObject) =>
-      request.notify({ jsonrpc: '2.0', method, params: withFields(params, { _meta: meta }) });
+    const send = (method: string, params: JsonObject) => {
+      // A durable task's notification has `_meta` of its own (its execution): the subscription id joins it.
+      const own = params._meta;
+      const _meta = isJsonObject(own) ? { ...own, ...meta } : meta;
+      request.notify({ jsonrpc: '2.0', method, params: withFields(params, { _meta }) });
+    };
     let end!: () => void;
     const ended = new Promise<void>((resolve) => {
       end = resolve;

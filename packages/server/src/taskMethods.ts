@@ -1,6 +1,7 @@
 import { type GetTaskResult, getTaskResult, type ProtocolError, shareJsonText } from '@mcp-tasks/protocol';
 import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
 import { invalidParams } from './errors.js';
+import { withExecutionMeta } from './executionMeta.js';
 import { checkInputAnswers } from './inputAnswers.js';
 import { isJsonObject, type JsonObject } from './jsonRpc.js';
 import { TaskAbortError } from './taskAbort.js';
@@ -25,6 +26,8 @@ export class TaskMethods {
    * splices the kept text in instead of serializing the task again. Weak: an entry goes with its record.
    */
   readonly #results = new WeakMap<TaskRecord, GetTaskResult>();
+  /** The `meta` a durable task's kept result was built from (its `_meta` adds the execution). */
+  readonly #durableMeta = new WeakMap<GetTaskResult, JsonObject | undefined>();
 
   constructor(ops: TaskOperations, abortLocal: (taskId: string, reason: TaskAbortError) => void) {
     this.#ops = ops;
@@ -32,19 +35,27 @@ export class TaskMethods {
   }
 
   /**
-   * `tasks/get`: the `DetailedTask` for the current status, with `meta` (deep-frozen) as the result's `_meta`. The
-   * result is frozen and shared by every poll of the same record.
+   * `tasks/get`: the `DetailedTask` for the current status, with `meta` (deep-frozen) as the result's `_meta` (plus,
+   * for a durable task, its execution under `EXECUTION_META_KEY`). The result is frozen and shared by every poll of
+   * the same record.
    */
   async get(owner: string, taskId: string, meta?: JsonObject): Promise<GetTaskResult> {
     const record = await this.#ops.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
     const known = this.#results.get(record);
-    if (known !== undefined && known._meta === meta) return known;
+    if (known !== undefined && this.#metaOf(known) === meta) return known;
+    const full = withExecutionMeta(record, meta);
     // Records are deep-frozen by the store contract; one that is not (a store breaking it) is never shared.
-    if (!Object.isFrozen(record)) return getTaskResult(record, meta);
-    const result = shareJsonText(getTaskResult(record, meta));
+    if (!Object.isFrozen(record)) return getTaskResult(record, full);
+    const result = shareJsonText(getTaskResult(record, full));
     this.#results.set(record, result);
+    if (full !== meta) this.#durableMeta.set(result, meta);
     return result;
+  }
+
+  /** The `meta` a kept result was built from. */
+  #metaOf(result: GetTaskResult): unknown {
+    return this.#durableMeta.has(result) ? this.#durableMeta.get(result) : result._meta;
   }
 
   /**

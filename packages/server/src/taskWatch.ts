@@ -1,6 +1,7 @@
 import { detailedTask } from '@mcp-tasks/protocol';
 import type { TaskEvent, TaskOperations, TaskRecord, Unsubscribe } from '@mcp-tasks/task-store';
 import { sameClientView } from '@mcp-tasks/task-store/transitions';
+import { withExecutionMeta } from './executionMeta.js';
 import type { JsonObject } from './jsonRpc.js';
 
 /**
@@ -89,7 +90,10 @@ export class TaskWatch {
     this.#watched.set(record.taskId, record);
     // A lease renewal is a new version no client can see: nothing to notify.
     if (last !== null && sameClientView(last, record)) return;
-    this.#send('notifications/tasks', detailedTask(record));
+    const task: Record<string, unknown> = detailedTask(record);
+    const execution = withExecutionMeta(record, undefined);
+    if (execution !== undefined) task._meta = execution;
+    this.#send('notifications/tasks', task);
   }
 
   /** Drops an expired task (the store sends nothing more for it; its routing entry goes when the stream ends). */

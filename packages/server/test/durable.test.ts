@@ -5,6 +5,7 @@
 import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  EXECUTION_META_KEY,
   type ExecutionEvent,
   type ExecutionOptions,
   McpServer,
@@ -150,6 +151,16 @@ describe('steps', () => {
     ]);
     expect(a.events).toContainEqual({ type: 'handed_back', taskId, attempt: 1 });
     expect(b.events).toContainEqual({ type: 'claimed', taskId, attempt: 2 });
+    // Clients see the steps and the re-run in the result's _meta.
+    expect((done._meta as Record<string, unknown>)[EXECUTION_META_KEY]).toEqual({
+      state: 'running',
+      attempt: 2,
+      steps: [
+        { name: 'build', attempt: 1 },
+        { name: 'push', attempt: 1 },
+        { name: 'verify', attempt: 2 },
+      ],
+    });
   });
 
   it('drain: a step still running when the grace ends runs again on another worker', async () => {

@@ -12,7 +12,7 @@ import {
 } from '@mcp-tasks/task-store';
 import { encodeJson, encodeText } from './nulSafe.js';
 import type { PostgresChangeFeed } from './postgresChangeFeed.js';
-import { parseStep } from './rows.js';
+import { parseRecord, parseStep } from './rows.js';
 import type { Statements } from './schema.js';
 import type { StatementRunner } from './statementRunner.js';
 
@@ -59,9 +59,12 @@ export class DurableQueries {
     { json, bytes }: { readonly json: string; readonly bytes: number },
   ): Promise<RecordStepResult> {
     const values = [encodeText(taskId), encodeText(owner), encodeText(worker), encodeText(step.name)];
-    const limits = [step.attempt, bytes, encodeJson(json), this.#maxStepBytesPerTask];
+    const limits = [step.attempt, bytes, encodeJson(json), this.#maxStepBytesPerTask, this.#instanceId];
     const { rows } = await this.#runner.run(this.#sql.recordStep, [...values, ...limits]);
     const outcome = rows[0]?.outcome as string | undefined;
+    const listed = rows[0]?.record;
+    // The task's record now lists the step: this instance's listeners hear it at once, others through NOTIFY.
+    if (typeof listed === 'string') this.#feed.updated(parseRecord(listed));
     if (outcome === 'fresh' || outcome === 'stored') {
       return { ok: true, fresh: outcome === 'fresh', step: parseStep(rows[0] as Record<string, unknown>) };
     }

@@ -107,7 +107,7 @@ export function statementsFor(table: string): Statements {
     // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
     lapsedLeases: `SELECT record::text AS record FROM ${table}
       WHERE lease_until <= $1 AND runnable_at IS NULL AND status NOT IN ${TERMINAL} ORDER BY lease_until LIMIT $2`,
-    ...durableStatements(table, notify('u', 'seq', '$5', 'NULL')),
+    ...durableStatements(table, (instance) => notify('u', 'seq', instance, 'NULL')),
     // Writes and expiries after a sequence number, in sequence order (a tombstone has no record, only its task).
     changedSince: `SELECT seq, record::text AS record, NULL::text AS task_id, NULL::text AS owner, version
         FROM ${table} WHERE seq > $1

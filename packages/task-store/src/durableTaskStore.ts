@@ -17,8 +17,6 @@
 
 import { isTerminalStatus, type TaskOwner, type TaskRecord, type TaskStore } from './taskStore.js';
 
-export type { ExecutionState, TaskExecution } from './taskExecution.js';
-
 /** A step's result: any JSON value (objects, arrays, strings, numbers, booleans, `null`). */
 export type StepValue = unknown;
 

@@ -50,3 +50,10 @@ export function takeRunnable(
   }
   return claimed;
 }
+
+/** Keeps the runnable heap current: a new or earlier runnable time gets an entry (later ones re-queue on pop). */
+export function queueRunnable(runnable: DeadlineHeap, current: TaskRecord | undefined, record: TaskRecord): void {
+  const due = runnableAt(record);
+  const before = current === undefined ? null : runnableAt(current);
+  if (due !== null && (before === null || due < before)) runnable.push(due, record.taskId);
+}

@@ -13,10 +13,10 @@ import {
 } from './durableTaskStore.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';
 import { checkTtl } from './fieldChecks.js';
-import { takeLapsed, takeRunnable } from './heapTakes.js';
+import { queueRunnable, takeLapsed, takeRunnable } from './heapTakes.js';
 import type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 import { createIsoFormatter } from './isoClock.js';
-import { claimTask, holdsRun } from './leaseTransitions.js';
+import { claimTask, holdsRun, noteStep } from './leaseTransitions.js';
 import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
@@ -122,7 +122,7 @@ export class InMemoryTaskStore implements DurableTaskStore {
     this.#tally.created(owner);
     if (record.ttlMs !== null) this.#expiry.add(now + record.ttlMs, taskId);
     if (record.lease !== undefined) this.#leases.push(record.lease.until, taskId);
-    this.#queue(undefined, record);
+    queueRunnable(this.#runnable, undefined, record);
     return record;
   }
 
@@ -192,16 +192,9 @@ export class InMemoryTaskStore implements DurableTaskStore {
     if (lease !== undefined && (current.lease === undefined || lease.until < current.lease.until)) {
       this.#leases.push(lease.until, taskId);
     }
-    this.#queue(current, record);
+    queueRunnable(this.#runnable, current, record);
     if (this.#feed.size !== 0) this.#feed.emit({ type: 'updated', record });
     return record;
-  }
-
-  /** Keeps the runnable heap current: a new or earlier runnable time gets an entry (later ones re-queue on pop). */
-  #queue(current: TaskRecord | undefined, record: TaskRecord): void {
-    const due = runnableAt(record);
-    const before = current === undefined ? null : runnableAt(current);
-    if (due !== null && (before === null || due < before)) this.#runnable.push(due, record.taskId);
   }
 
   async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {
@@ -210,7 +203,10 @@ export class InMemoryTaskStore implements DurableTaskStore {
     const record = this.#find(owner, taskId);
     if (record === undefined || !holdsRun(record, worker, step.attempt)) return NOT_HELD;
     const stamp = this.#iso(this.#now());
-    return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
+    const recorded = this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp);
+    const noted = recorded.fresh ? noteStep(record, step.name, step.attempt) : undefined;
+    if (noted !== undefined) this.#write(record, noted);
+    return { ok: true, ...recorded };
   }
 
   async steps(owner: TaskOwner, taskId: string): Promise<readonly StepRecord[]> {

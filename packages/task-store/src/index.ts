@@ -8,12 +8,10 @@
 export type {
   ClaimOptions,
   DurableTaskStore,
-  ExecutionState,
   RecordStepInput,
   RecordStepResult,
   StepRecord,
   StepValue,
-  TaskExecution,
 } from './durableTaskStore.js';
 export {
   DEFAULT_MAX_STEP_BYTES,
@@ -28,6 +26,8 @@ export type { TaskListPosition } from './listCursor.js';
 export { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 export type { MeasuredStep } from './stepLog.js';
 export { measureStep, taskStepLimit } from './stepLog.js';
+export type { ExecutionState, ExecutionStep, TaskExecution } from './taskExecution.js';
+export { MAX_LISTED_STEPS } from './taskExecution.js';
 export type { RandomFill } from './taskId.js';
 export { createTaskIdGenerator } from './taskId.js';
 export { TaskOperations } from './taskOperations.js';

@@ -5,7 +5,7 @@
 
 import { runnableAt } from './durableTaskStore.js';
 import { freezeLease, next } from './nextRecord.js';
-import type { TaskExecution } from './taskExecution.js';
+import { MAX_LISTED_STEPS, type TaskExecution } from './taskExecution.js';
 import { isTerminalStatus, type TaskLease, type TaskRecord } from './taskStore.js';
 
 /**
@@ -49,8 +49,32 @@ export function heldLease(record: TaskRecord, now: number): TaskLease | undefine
   return record.lease !== undefined && record.lease.until > now ? record.lease : undefined;
 }
 
-const execution = (state: TaskExecution['state'], attempt: number, notBefore?: number): TaskExecution =>
-  Object.freeze(notBefore === undefined ? { state, attempt } : { state, attempt, notBefore });
+/** An execution in `state`; `from` (the current one) passes on its listed steps. */
+function execution(
+  state: TaskExecution['state'],
+  attempt: number,
+  notBefore?: number,
+  from?: TaskExecution,
+): TaskExecution {
+  return Object.freeze({
+    state,
+    attempt,
+    ...(notBefore === undefined ? {} : { notBefore }),
+    ...(from?.steps === undefined ? {} : { steps: from.steps }),
+  });
+}
+
+/**
+ * Lists a step just recorded by run `attempt` in the task's execution (`TaskExecution.steps`, up to
+ * `MAX_LISTED_STEPS`), so clients see it; undefined (nothing to write) for a task that is not durable or whose list
+ * is full. Invisible in `lastUpdatedAt`.
+ */
+export function noteStep(current: TaskRecord, name: string, attempt: number): TaskRecord | undefined {
+  const held = current.execution;
+  if (held === undefined || (held.steps?.length ?? 0) >= MAX_LISTED_STEPS) return undefined;
+  const steps = Object.freeze([...(held.steps ?? []), Object.freeze({ name, attempt })]);
+  return next(current, current.lastUpdatedAt, { execution: Object.freeze({ ...held, steps }) }, false);
+}
 
 /** The execution a durable task is created with: running on the creator's lease, else queued for any worker. */
 export function initialExecution(lease: TaskLease | undefined): TaskExecution {
@@ -64,7 +88,7 @@ export function initialExecution(lease: TaskLease | undefined): TaskExecution {
 export function claimTask(current: TaskRecord, worker: string, until: number, now: number): TaskRecord | undefined {
   const due = runnableAt(current);
   if (due === null || due > now || current.execution === undefined) return undefined;
-  const claimed = execution('running', current.execution.attempt + 1);
+  const claimed = execution('running', current.execution.attempt + 1, undefined, current.execution);
   return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, until), execution: claimed }, false);
 }
 
@@ -79,7 +103,12 @@ export function parkTask(current: TaskRecord, worker: string): TaskRecord | unde
     return undefined;
   }
   const state = current.status === 'input_required' ? 'parked' : 'queued';
-  return next(current, current.lastUpdatedAt, { lease: undefined, execution: execution(state, held.attempt) }, false);
+  return next(
+    current,
+    current.lastUpdatedAt,
+    { lease: undefined, execution: execution(state, held.attempt, undefined, held) },
+    false,
+  );
 }
 
 /**
@@ -91,13 +120,13 @@ export function handBackTask(current: TaskRecord, worker: string, notBefore?: nu
   if (held?.state !== 'running' || isTerminalStatus(current.status) || current.lease?.worker !== worker) {
     return undefined;
   }
-  const queued = execution('queued', held.attempt, notBefore);
+  const queued = execution('queued', held.attempt, notBefore, held);
   return next(current, current.lastUpdatedAt, { lease: undefined, execution: queued }, false);
 }
 
 /** The execution after input changes to `status`: a parked task whose last request was settled is queued (woken). */
 export function wokenExecution(current: TaskRecord, status: TaskRecord['status']): TaskExecution | undefined {
   const held = current.execution;
-  if (held?.state === 'parked' && status === 'working') return execution('queued', held.attempt);
+  if (held?.state === 'parked' && status === 'working') return execution('queued', held.attempt, undefined, held);
   return held;
 }

@@ -15,6 +15,7 @@ import { checkInterval, checkTtl } from './fieldChecks.js';
 import { initialExecution, wokenExecution } from './leaseTransitions.js';
 import { type Changes, freezeLease, NO_ANSWERS, NO_INPUT_REQUESTS, next, type Payloads } from './nextRecord.js';
 import { rememberFrozenRecord } from './recordFreezer.js';
+import type { TaskExecution } from './taskExecution.js';
 import {
   type CreateTaskOptions,
   type InputRequest,
@@ -206,7 +207,7 @@ function end(
   });
 }
 
-/** True when `a` and `b` look the same to a client (they differ only in lease or version). */
+/** True when `a` and `b` look the same to a client (they differ only in lease, version or retry time). */
 export function sameClientView(a: TaskRecord, b: TaskRecord): boolean {
   return (
     a.status === b.status &&
@@ -216,8 +217,19 @@ export function sameClientView(a: TaskRecord, b: TaskRecord): boolean {
     a.pollIntervalMs === b.pollIntervalMs &&
     a.inputRequests === b.inputRequests &&
     a.result === b.result &&
-    a.error === b.error
+    a.error === b.error &&
+    sameExecutionView(a.execution, b.execution)
   );
+}
+
+/**
+ * Whether two executions look the same to a client (state, run and listed steps; records read back from a database
+ * are new objects, so by value). Steps are only ever appended, so equal counts mean equal lists.
+ */
+function sameExecutionView(a: TaskExecution | undefined, b: TaskExecution | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return a.state === b.state && a.attempt === b.attempt && (a.steps?.length ?? 0) === (b.steps?.length ?? 0);
 }
 
 /** Input keys of a record, answered or outstanding, in the order they were issued. */
@@ -250,6 +262,7 @@ export {
   handBackTask,
   heldLease,
   holdsRun,
+  noteStep,
   parkTask,
   releaseLease,
   renewLease,

@@ -136,34 +136,44 @@ function parkingContract(openDurable: OpenDurable): void {
   });
 }
 
+/** A step is recorded once per name, by the lease holder's current run only, and listed in the task's record. */
+async function recordsOncePerName(openDurable: OpenDurable): Promise<void> {
+  const [ops, store] = await openDurable();
+  const task = await ops.create('alice', { ttlMs: null, durable: true });
+  await claim(store, 'w1');
+  expect(await store.recordStep('alice', task.taskId, 'w2', { name: 'a', attempt: 1, result: 1 })).toEqual({
+    ok: false,
+  });
+  // The holder's older run (another attempt) writes nothing: only the current run records.
+  expect(await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 0, result: 1 })).toEqual({
+    ok: false,
+  });
+  const a = await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: { n: [1, 'x'] } });
+  expect(a.ok && a.fresh).toBe(true);
+  await store.recordStep('alice', task.taskId, 'w1', { name: 'b', attempt: 1, result: null });
+  const again = await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: 'other' });
+  expect(again.ok && !again.fresh && again.step.result).toEqual({ n: [1, 'x'] });
+  const steps = await store.steps('alice', task.taskId);
+  expect(steps.map((step) => [step.name, step.attempt, step.result])).toEqual([
+    ['a', 1, { n: [1, 'x'] }],
+    ['b', 1, null],
+  ]);
+  expect(Object.isFrozen(steps[0]?.result)).toBe(true);
+  // The record lists the steps (once each, the stored one not again), for clients to show; claims keep the list.
+  const listed = await store.get('alice', task.taskId);
+  expect(listed?.execution?.steps).toEqual([
+    { name: 'a', attempt: 1 },
+    { name: 'b', attempt: 1 },
+  ]);
+  expect(listed?.lastUpdatedAt).toBe(task.lastUpdatedAt);
+  expect(Number.isNaN(Date.parse(steps[0]?.completedAt ?? ''))).toBe(false);
+  expect(await store.steps('bob', task.taskId)).toEqual([]);
+}
+
 function stepsContract(openDurable: OpenDurable): void {
   describe('durable execution: steps', () => {
-    it('records a step once per name (first write wins) for the lease holder only, readable in order', async () => {
-      const [ops, store] = await openDurable();
-      const task = await ops.create('alice', { ttlMs: null, durable: true });
-      await claim(store, 'w1');
-      expect(await store.recordStep('alice', task.taskId, 'w2', { name: 'a', attempt: 1, result: 1 })).toEqual({
-        ok: false,
-      });
-      // The holder's older run (another attempt) writes nothing: only the current run records.
-      expect(await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 0, result: 1 })).toEqual({
-        ok: false,
-      });
-      const a = await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: { n: [1, 'x'] } });
-      expect(a.ok && a.fresh).toBe(true);
-      await store.recordStep('alice', task.taskId, 'w1', { name: 'b', attempt: 1, result: null });
-      const again = await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: 'other' });
-      expect(again.ok && !again.fresh && again.step.result).toEqual({ n: [1, 'x'] });
-      const steps = await store.steps('alice', task.taskId);
-      expect(steps.map((step) => [step.name, step.attempt, step.result])).toEqual([
-        ['a', 1, { n: [1, 'x'] }],
-        ['b', 1, null],
-      ]);
-      expect(Object.isFrozen(steps[0]?.result)).toBe(true);
-      expect(Number.isNaN(Date.parse(steps[0]?.completedAt ?? ''))).toBe(false);
-      expect(await store.steps('bob', task.taskId)).toEqual([]);
-    });
-
+    it('records a step once per name (first write wins) for the lease holder only, readable in order', () =>
+      recordsOncePerName(openDurable));
     it('a worker that lost its lease cannot record; the new holder sees the old steps and adds its own', async () => {
       const [ops, store] = await openDurable();
       const now = Date.now();
@@ -174,6 +184,14 @@ function stepsContract(openDurable: OpenDurable): void {
       await store.recordStep('alice', task.taskId, 'w2', { name: 'b', attempt: 2, result: 'two' });
       const steps = await store.steps('alice', task.taskId);
       expect(steps.map((step) => `${step.name}@${step.attempt}`)).toEqual(['a@1', 'b@2']);
+      // The list survived the claim, and shows the re-run.
+      expect((await store.get('alice', task.taskId))?.execution).toMatchObject({
+        attempt: 2,
+        steps: [
+          { name: 'a', attempt: 1 },
+          { name: 'b', attempt: 2 },
+        ],
+      });
       await ops.complete('alice', task.taskId, RESULT);
       expect((await store.recordStep('alice', task.taskId, 'w2', { name: 'c', attempt: 2, result: 0 })).ok).toBe(false);
       expect(await store.steps('alice', task.taskId)).toHaveLength(2);
