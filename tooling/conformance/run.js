@@ -136,6 +136,14 @@ function readResults(dir, kind, run, prefix = '') {
   return rows;
 }
 
+// `--only client` or `--only server` runs one side (the tool server still starts: it is cheap); the default is both.
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && only !== 'client' && only !== 'server') {
+  console.error(`conformance: --only takes client or server, not ${only}`);
+  process.exit(2);
+}
+
 const results = mkdtempSync(join(tmpdir(), 'mcp-tasks-conformance-'));
 const rows = [];
 const { url, child } = await startToolServer();
@@ -149,7 +157,7 @@ try {
     ...TASK_SCENARIOS.map((s) => [s, ['--scenario', s]]),
     ...HEADER_SCENARIOS.map((s) => [s, ['--scenario', s, '--spec-version', '2026-07-28', '--force']]),
   ];
-  for (const [label, args] of serverRuns) {
+  for (const [label, args] of only === 'client' ? [] : serverRuns) {
     const out = join(results, `server-${label}`);
     await run(node22, [harness, 'server', '--url', url, ...args, '-o', out], { quiet: true });
     rows.push(...(existsSync(out) ? readResults(out, 'server', label) : [missing('server', label)]));
@@ -159,7 +167,7 @@ try {
     ...LEGACY_CLIENT_SCENARIOS.map((scenario) => [`${scenario}@2025-11-25`, scenario, '2025-11-25']),
     ...AUTH_2025_03_26_SCENARIOS.map((scenario) => [`${scenario}@2025-03-26`, scenario, '2025-03-26']),
   ];
-  for (const [label, scenario, specVersion] of clientRuns) {
+  for (const [label, scenario, specVersion] of only === 'server' ? [] : clientRuns) {
     const out = join(results, `client-${label}`);
     // The requirements run starts every client scenario at once; on a loaded 2-core machine the harness's default
     // 30 s per client is not enough to start ~40 Node processes, so each gets two minutes.

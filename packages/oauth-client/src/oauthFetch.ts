@@ -51,8 +51,9 @@ export interface OAuthFetchOptions {
 /**
  * Wraps `fetch` with MCP authorization: sends the stored access token, and on a 401 (or a 403 `insufficient_scope`)
  * discovers the protected resource and its authorization server, registers if needed, obtains a token (refresh,
- * client credentials, or an authorization-code login through `authorize`) and replays the request. Pass the
- * result as `HttpClientTransport`'s `fetch` option.
+ * client credentials, enterprise-managed authorization, or an authorization-code login through `authorize`) and
+ * replays the request. Tokens are DPoP-bound when the authorization server offers DPoP. Pass the result as
+ * `HttpClientTransport`'s `fetch` option.
  */
 export function withOAuth(options: OAuthFetchOptions): (input: string | URL, init?: RequestInit) => Promise<Response> {
   const store = options.store ?? new MemoryTokenStore();
