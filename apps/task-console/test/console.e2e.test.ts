@@ -93,6 +93,10 @@ describe('task console in Chromium', () => {
     expect(first).not.toMatch(/^test_/);
     const fixtures = page.locator('#tool-list details.fixtures');
     expect(await fixtures.locator('summary').textContent()).toMatch(/^Conformance fixtures \(\d+\)$/);
+    // The heading says how many tools there are, the folded fixtures counted apart.
+    const folded = (await fixtures.locator('summary').textContent())?.replace(/\D/g, '');
+    const own = await page.locator('#tool-list > li[data-tool]').count();
+    expect(await page.locator('#tools-count').textContent()).toBe(`(${own} + ${folded} fixtures)`);
     expect(await fixtures.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     expect(await page.locator('li[data-tool="test_simple_text"]').isVisible()).toBe(false);
     expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
@@ -156,11 +160,18 @@ describe('task console in Chromium', () => {
     expect(await form.textContent()).toContain('Deploy web@1.2.3');
     // The client's InputContext names the asking tool; the form says who asks.
     expect(await form.locator('[data-testid=asker]').textContent()).toBe('deploy_service');
+    // The board heading says a call waits for an answer, and its button brings the form's first field into focus.
+    const waiting = page.locator('#waiting-input');
+    await expectText(page, '#waiting-input', /^1 call waits for your answer$/);
+    await page.locator('#tool-filter').focus();
+    await waiting.click();
+    expect(await form.evaluate((f) => f.contains(document.activeElement))).toBe(true);
     await form.getByLabel('Change note').fill('from the console');
     await shot(page, 'form');
     await form.getByLabel(/Deploy now\?/).check();
     await form.getByRole('button', { name: 'Accept' }).click();
     await expectText(page, 'li.card[data-tool="deploy_service"] [data-testid=answered]', /accepted/);
+    expect(await waiting.isVisible()).toBe(false);
     await waitStatus(card, 'completed');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('Deployed web@1.2.3 to staging, build');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('(note: from the console)');
@@ -177,6 +188,10 @@ describe('task console in Chromium', () => {
     expect(await formOf(first).textContent()).toContain('Deploy one@1.0.0');
     expect(await formOf(second).textContent()).toContain('Deploy two@2.0.0');
     expect(await formOf(plain).textContent()).toContain('What is your name?');
+    // Three open requests; the heading's button goes to the oldest call's form.
+    await expectText(page, '#waiting-input', /^3 calls wait for your answer$/);
+    await page.locator('#waiting-input').click();
+    expect(await formOf(first).evaluate((f) => f.contains(document.activeElement))).toBe(true);
     expect(await formOf(plain).locator('[data-testid=asker]').textContent()).toBe(
       'test_input_required_result_elicitation',
     );
@@ -191,6 +206,8 @@ describe('task console in Chromium', () => {
     expect(await formOf(first).count()).toBe(1);
     await first.getByRole('button', { name: 'Cancel deploy_service' }).click();
     await waitStatus(first, 'cancelled');
+    // A withdrawn form (its task cancelled) no longer counts.
+    await vi.waitFor(async () => expect(await page.locator('#waiting-input').isVisible()).toBe(false));
   });
 
   it('answers a sampling request typed by the person', async () => {
