@@ -111,6 +111,27 @@ describe('task console in Chromium', () => {
     expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
   });
 
+  it('guides a first call: hints until a tool is chosen, then the chosen tool, its form and its button in view', async () => {
+    const page = await connected();
+    await expectText(page, '#tool-form', /^Choose a tool to fill in its arguments and call it\.$/);
+    const boardHint = await page.locator('#board').evaluate((board) => getComputedStyle(board, '::before').content);
+    expect(boardHint).toContain('Each call you make shows here as a card');
+    await page.locator('#tool-list li[data-tool="count_steps"] button').click();
+    const within = async (inner: ReturnType<Page['locator']>, outer: { y: number; height: number }) => {
+      const box = await inner.boundingBox();
+      // Within a pixel: scrolled into view, a box may end a fraction of a pixel past its scroller's edge.
+      return box !== null && box.y >= outer.y - 1 && box.y + box.height <= outer.y + outer.height + 1;
+    };
+    const list = await page.locator('#tool-list').boundingBox();
+    expect(list).not.toBeNull();
+    expect(
+      await within(page.locator('#tool-list li[data-tool="count_steps"] button'), list ?? { y: 0, height: 0 }),
+    ).toBe(true);
+    const viewport = { y: 0, height: page.viewportSize()?.height ?? 0 };
+    expect(await within(page.locator('#tool-filter'), viewport)).toBe(true);
+    expect(await within(page.getByRole('button', { name: 'Call count_steps' }), viewport)).toBe(true);
+  });
+
   it('calls a plain tool and shows its direct result', async () => {
     const page = await connected();
     const card = await callTool(page, 'test_simple_text');
