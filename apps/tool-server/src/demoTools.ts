@@ -115,7 +115,10 @@ export function registerDemoTools(server: McpServer): void {
       handler: async ({ database, tables, tableMegabytes, lockBusyOnce }, ctx) => {
         const total = Math.max(1, (tables + 1) * tableMegabytes);
         const snapshot = await ctx.step('snapshot', () =>
-          hashGeneratedData(ctx, `${database}/snapshot`, tableMegabytes, `snapshot of ${database}`, { offset: 0, total }),
+          hashGeneratedData(ctx, `${database}/snapshot`, tableMegabytes, `snapshot of ${database}`, {
+            offset: 0,
+            total,
+          }),
         );
         for (let table = 1; table <= tables; table++) {
           await ctx.step(`migrate table ${table}`, async (signal) => {

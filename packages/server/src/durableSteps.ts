@@ -1,4 +1,5 @@
 import type { InputResponse } from '@mcp-tasks/protocol';
+import type { RecordStepResult, StepRecord } from '@mcp-tasks/task-store';
 import { handBackTask, parkTask } from '@mcp-tasks/task-store/transitions';
 import type { DurableCall, DurableDeps, YieldReason } from './durableCall.js';
 import { isRetryableError, type RetryableError, retryDelayMs } from './retryPolicy.js';
@@ -47,9 +48,30 @@ export async function runDurableStep<T>(
   // A run that lost its task meanwhile (a newer run took it over, even on this instance) must not record.
   if (call.aborted) throw call.reason;
   const durationMs = performance.now() - started;
-  let recorded: Awaited<ReturnType<DurableDeps['store']['recordStep']>> | undefined;
+  const recorded = await recordResult(deps, call, durable.attempt, name, value);
+  durable.steps.set(name, recorded);
+  deps.onEvent({
+    type: 'step',
+    taskId: call.taskId,
+    attempt: durable.attempt,
+    step: name,
+    replayed: false,
+    durationMs,
+  });
+  return recorded.result as T;
+}
+
+/** Writes a step's result (retried while the store is briefly unavailable); aborts the call when it lost the task. */
+async function recordResult(
+  deps: DurableDeps,
+  call: RunningTool,
+  attempt: number,
+  name: string,
+  value: unknown,
+): Promise<StepRecord> {
+  let recorded: RecordStepResult | undefined;
   // A step that returns nothing is stored (and replayed) as `null`: JSON has no `undefined`.
-  const input = { name, attempt: durable.attempt, result: value === undefined ? null : value };
+  const input = { name, attempt, result: value === undefined ? null : value };
   await retryTransient(
     async () => {
       recorded = await deps.store.recordStep(call.owner, call.taskId, deps.workerId, input);
@@ -66,16 +88,7 @@ export async function runDurableStep<T>(
     call.abort(lost);
     throw lost;
   }
-  durable.steps.set(name, recorded.step);
-  deps.onEvent({
-    type: 'step',
-    taskId: call.taskId,
-    attempt: durable.attempt,
-    step: name,
-    replayed: false,
-    durationMs,
-  });
-  return recorded.step.result as T;
+  return recorded.step;
 }
 
 /**

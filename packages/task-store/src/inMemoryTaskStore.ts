@@ -16,7 +16,7 @@ import { checkTtl } from './fieldChecks.js';
 import { takeLapsed, takeRunnable } from './heapTakes.js';
 import type { InMemoryTaskStoreOptions, InMemoryTaskStoreStats } from './inMemoryTaskStoreOptions.js';
 import { createIsoFormatter } from './isoClock.js';
-import { claimTask } from './leaseTransitions.js';
+import { claimTask, holdsRun } from './leaseTransitions.js';
 import { checkListLimit, compareListPosition, decodeListCursor, encodeListCursor } from './listCursor.js';
 import { OwnerTally } from './ownerTally.js';
 import { takeLastFrozenRecord } from './recordFreezer.js';
@@ -208,9 +208,7 @@ export class InMemoryTaskStore implements DurableTaskStore {
     this.#assertOpen();
     const measured = measureStep(step, this.#maxStepBytes);
     const record = this.#find(owner, taskId);
-    if (record === undefined || isTerminalStatus(record.status) || record.lease?.worker !== worker) return NOT_HELD;
-    // An older run of the same worker (a claim took the task over) writes nothing more.
-    if ((record.execution?.attempt ?? 0) !== step.attempt) return NOT_HELD;
+    if (record === undefined || !holdsRun(record, worker, step.attempt)) return NOT_HELD;
     const stamp = this.#iso(this.#now());
     return { ok: true, ...this.#steps.record(taskId, step, measured, this.#maxStepBytesPerTask, stamp) };
   }

@@ -35,6 +35,15 @@ export function releaseLease(current: TaskRecord, worker: string, now: number): 
   return next(current, current.lastUpdatedAt, { lease: freezeLease(worker, now) }, false);
 }
 
+/**
+ * Whether run `attempt` of `worker` may still write to the task (record a step): the task is live, `worker` holds
+ * its lease and `attempt` is its current run. An older run of the same worker, taken over by a claim, may not.
+ */
+export function holdsRun(record: TaskRecord, worker: string, attempt: number): boolean {
+  const current = record.execution?.attempt ?? 0;
+  return !isTerminalStatus(record.status) && record.lease?.worker === worker && current === attempt;
+}
+
 /** The lease a task holds, if it is still valid at `now`. */
 export function heldLease(record: TaskRecord, now: number): TaskLease | undefined {
   return record.lease !== undefined && record.lease.until > now ? record.lease : undefined;

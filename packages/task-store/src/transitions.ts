@@ -249,6 +249,7 @@ export {
   claimTask,
   handBackTask,
   heldLease,
+  holdsRun,
   parkTask,
   releaseLease,
   renewLease,
