@@ -3,7 +3,12 @@
  * "browser" that follows the mock authorization server's redirect instead of showing a page to a person.
  */
 import type { McpClient } from '@mcp-tasks/client';
-import { type ClientCredentials, type OAuthFetchOptions, withOAuth } from '@mcp-tasks/oauth-client';
+import {
+  type ClientCredentials,
+  type EnterpriseAuthorization,
+  type OAuthFetchOptions,
+  withOAuth,
+} from '@mcp-tasks/oauth-client';
 
 /** The client metadata document URL the harness's authorization servers accept. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -16,6 +21,9 @@ interface AuthContext {
   readonly private_key_pem?: string;
   readonly signing_algorithm?: string;
   readonly valid_jwt?: string;
+  readonly idp_client_id?: string;
+  readonly idp_id_token?: string;
+  readonly idp_token_endpoint?: string;
 }
 
 /** Follows the authorization endpoint's redirect without a browser (the mock approves every request at once). */
@@ -38,6 +46,7 @@ export async function conformanceAuthFetch(
     redirectUri: REDIRECT_URI,
     authorize: followRedirect,
     clientCredentials: credentials(context),
+    enterpriseAuthorization: enterprise(context),
   };
   return withOAuth(options);
 }
@@ -62,6 +71,20 @@ function credentials(context: AuthContext): ClientCredentials | undefined {
   }
   if (context.client_secret !== undefined) return { clientId: context.client_id, clientSecret: context.client_secret };
   return undefined;
+}
+
+/** The enterprise-managed authorization scenario hands over an ID token already issued by its identity provider. */
+function enterprise(context: AuthContext): EnterpriseAuthorization | undefined {
+  const { client_id, client_secret, idp_client_id, idp_id_token, idp_token_endpoint } = context;
+  if (context.name !== 'auth/enterprise-managed-authorization') return undefined;
+  if (client_id === undefined || idp_client_id === undefined || idp_id_token === undefined) return undefined;
+  if (idp_token_endpoint === undefined) return undefined;
+  return {
+    idpTokenEndpoint: idp_token_endpoint,
+    idToken: idp_id_token,
+    idpClientId: idp_client_id,
+    client: { clientId: client_id, clientSecret: client_secret, tokenEndpointAuthMethod: 'client_secret_basic' },
+  };
 }
 
 /** What an auth scenario's client does once authorized: list the tools and call the test tool when offered. */

@@ -16,11 +16,14 @@ import { ProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { setText } from './dom.js';
 import { askElicitation, askRoots, askSampling } from './inputForms.js';
 import { TaskCard } from './taskCard.js';
+import type { WaitingInput } from './waitingInput.js';
 
 /** What the board needs from the page. */
 export interface BoardOptions {
   readonly list: HTMLElement;
   readonly count: HTMLElement;
+  /** Counts the open input requests in the board heading. */
+  readonly waiting: WaitingInput;
   /** The roots list the person edits (one URI per line). */
   readonly roots: () => string;
   /** A drive failed because the server could not be reached; the page reconnects and calls {@link Board.resume}. */
@@ -51,9 +54,12 @@ export class Board {
 
   /** Input handlers that show each request on the card of the call that asked, named by its tool. */
   readonly handlers: InputHandlers = {
-    elicitation: (params, context) => askElicitation(this.#cardFor(context).inputs, params, context),
-    sampling: (params, context) => askSampling(this.#cardFor(context).inputs, params, context),
-    roots: (_params, context) => askRoots(this.#cardFor(context).inputs, this.#options.roots(), context),
+    elicitation: (params, context) =>
+      this.#options.waiting.track(askElicitation(this.#cardFor(context).inputs, params, context)),
+    sampling: (params, context) =>
+      this.#options.waiting.track(askSampling(this.#cardFor(context).inputs, params, context)),
+    roots: (_params, context) =>
+      this.#options.waiting.track(askRoots(this.#cardFor(context).inputs, this.#options.roots(), context)),
   };
 
   /** Uses `client` for every drive from now on (after a connect or a reconnect). */

@@ -8,7 +8,9 @@ import { Board } from './board.js';
 import { type Connection, connect } from './connection.js';
 import { h, setAttr, setText } from './dom.js';
 import { LocalJournal } from './localJournal.js';
+import { isFixture } from './toolGroups.js';
 import { renderTools } from './toolPanel.js';
+import { WaitingInput } from './waitingInput.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const form = $<HTMLFormElement>('connect');
@@ -25,6 +27,7 @@ let stopWatchingJournal: (() => void) | undefined;
 const board = new Board({
   list: $('board'),
   count: $('board-count'),
+  waiting: new WaitingInput($<HTMLButtonElement>('waiting-input'), $('board')),
   roots: () => rootsEditor.value,
   onConnectionLost: () => lost(),
 });
@@ -60,6 +63,7 @@ function forgetServer(): void {
   stopWatchingJournal?.();
   stopWatchingJournal = undefined;
   $('tool-list').replaceChildren();
+  setText($('tools-count'), '');
   $('tool-form').replaceChildren();
   $('server-info').replaceChildren();
 }
@@ -79,6 +83,9 @@ async function ready(opened: Connection, mine: number): Promise<void> {
   });
   const tools = await opened.client.listAllTools();
   if (mine !== generation) return;
+  const fixtures = tools.filter(isFixture).length;
+  // How many there are, as the Inspector's "Tools (41)" says, with the folded fixtures counted apart.
+  setText($('tools-count'), `(${tools.length - fixtures}${fixtures === 0 ? '' : ` + ${fixtures} fixtures`})`);
   renderTools(
     tools,
     $('tool-list'),

@@ -26,6 +26,8 @@ export function renderTools(
     button.addEventListener('click', () => {
       for (const other of buttons) other.setAttribute('aria-expanded', String(other === button));
       formHost.replaceChildren(toolForm(tool, onCall));
+      // The list shrinks while a form is open: keep the chosen tool in sight in it.
+      button.scrollIntoView({ block: 'nearest' });
       formHost.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
     });
     buttons.push(button);
@@ -53,7 +55,9 @@ export function renderTools(
     ...own.map((tool) => items.get(tool) as HTMLElement),
     ...(folded === undefined ? [] : [h('li', { class: 'fixture-group' }, folded)]),
   );
-  formHost.replaceChildren();
+  // Until a tool is chosen, say what to do (the Inspector's "Select a tool to view details"): an empty panel
+  // left new users wondering where the call form was.
+  formHost.replaceChildren(h('p', { class: 'muted tool-hint' }, 'Choose a tool to fill in its arguments and call it.'));
   if (filter === undefined) return;
   const apply = () => {
     let fixtureShown = false;

@@ -93,6 +93,10 @@ describe('task console in Chromium', () => {
     expect(first).not.toMatch(/^test_/);
     const fixtures = page.locator('#tool-list details.fixtures');
     expect(await fixtures.locator('summary').textContent()).toMatch(/^Conformance fixtures \(\d+\)$/);
+    // The heading says how many tools there are, the folded fixtures counted apart.
+    const folded = (await fixtures.locator('summary').textContent())?.replace(/\D/g, '');
+    const own = await page.locator('#tool-list > li[data-tool]').count();
+    expect(await page.locator('#tools-count').textContent()).toBe(`(${own} + ${folded} fixtures)`);
     expect(await fixtures.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     expect(await page.locator('li[data-tool="test_simple_text"]').isVisible()).toBe(false);
     expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
@@ -105,6 +109,27 @@ describe('task console in Chromium', () => {
     expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(false);
     await page.locator('#tool-filter').fill('');
     expect(await page.locator('li[data-tool="checksum_data"]').isVisible()).toBe(true);
+  });
+
+  it('guides a first call: hints until a tool is chosen, then the chosen tool, its form and its button in view', async () => {
+    const page = await connected();
+    await expectText(page, '#tool-form', /^Choose a tool to fill in its arguments and call it\.$/);
+    const boardHint = await page.locator('#board').evaluate((board) => getComputedStyle(board, '::before').content);
+    expect(boardHint).toContain('Each call you make shows here as a card');
+    await page.locator('#tool-list li[data-tool="count_steps"] button').click();
+    const within = async (inner: ReturnType<Page['locator']>, outer: { y: number; height: number }) => {
+      const box = await inner.boundingBox();
+      // Within a pixel: scrolled into view, a box may end a fraction of a pixel past its scroller's edge.
+      return box !== null && box.y >= outer.y - 1 && box.y + box.height <= outer.y + outer.height + 1;
+    };
+    const list = await page.locator('#tool-list').boundingBox();
+    expect(list).not.toBeNull();
+    expect(
+      await within(page.locator('#tool-list li[data-tool="count_steps"] button'), list ?? { y: 0, height: 0 }),
+    ).toBe(true);
+    const viewport = { y: 0, height: page.viewportSize()?.height ?? 0 };
+    expect(await within(page.locator('#tool-filter'), viewport)).toBe(true);
+    expect(await within(page.getByRole('button', { name: 'Call count_steps' }), viewport)).toBe(true);
   });
 
   it('calls a plain tool and shows its direct result', async () => {
@@ -156,11 +181,18 @@ describe('task console in Chromium', () => {
     expect(await form.textContent()).toContain('Deploy web@1.2.3');
     // The client's InputContext names the asking tool; the form says who asks.
     expect(await form.locator('[data-testid=asker]').textContent()).toBe('deploy_service');
+    // The board heading says a call waits for an answer, and its button brings the form's first field into focus.
+    const waiting = page.locator('#waiting-input');
+    await expectText(page, '#waiting-input', /^1 call waits for your answer$/);
+    await page.locator('#tool-filter').focus();
+    await waiting.click();
+    expect(await form.evaluate((f) => f.contains(document.activeElement))).toBe(true);
     await form.getByLabel('Change note').fill('from the console');
     await shot(page, 'form');
     await form.getByLabel(/Deploy now\?/).check();
     await form.getByRole('button', { name: 'Accept' }).click();
     await expectText(page, 'li.card[data-tool="deploy_service"] [data-testid=answered]', /accepted/);
+    expect(await waiting.isVisible()).toBe(false);
     await waitStatus(card, 'completed');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('Deployed web@1.2.3 to staging, build');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('(note: from the console)');
@@ -177,6 +209,10 @@ describe('task console in Chromium', () => {
     expect(await formOf(first).textContent()).toContain('Deploy one@1.0.0');
     expect(await formOf(second).textContent()).toContain('Deploy two@2.0.0');
     expect(await formOf(plain).textContent()).toContain('What is your name?');
+    // Three open requests; the heading's button goes to the oldest call's form.
+    await expectText(page, '#waiting-input', /^3 calls wait for your answer$/);
+    await page.locator('#waiting-input').click();
+    expect(await formOf(first).evaluate((f) => f.contains(document.activeElement))).toBe(true);
     expect(await formOf(plain).locator('[data-testid=asker]').textContent()).toBe(
       'test_input_required_result_elicitation',
     );
@@ -191,6 +227,8 @@ describe('task console in Chromium', () => {
     expect(await formOf(first).count()).toBe(1);
     await first.getByRole('button', { name: 'Cancel deploy_service' }).click();
     await waitStatus(first, 'cancelled');
+    // A withdrawn form (its task cancelled) no longer counts.
+    await vi.waitFor(async () => expect(await page.locator('#waiting-input').isVisible()).toBe(false));
   });
 
   it('answers a sampling request typed by the person', async () => {

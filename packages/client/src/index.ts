@@ -6,6 +6,7 @@
  * @module @mcp-tasks/client
  */
 
+export type { TaskStatusListener } from './changedStatusListener.js';
 export type { ClassifiedResult } from './classifyResult.js';
 export { classifyResult } from './classifyResult.js';
 export { buildClientCapabilities } from './clientCapabilities.js';
@@ -48,7 +49,7 @@ export type {
 } from './mcpClientOptions.js';
 export type { Progress, ProgressListener } from './progressHandler.js';
 export type { RawResult } from './rpcClient.js';
-export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskRpc, TaskStatusListener } from './taskDriver.js';
+export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskRpc } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';
 export type { RequestResult } from './taskHandle.js';
 export { isTaskHandle } from './taskHandle.js';

@@ -7,12 +7,12 @@ import type {
   InputResponses,
   TransportNotification,
 } from '@mcp-tasks/protocol';
+import type { TaskStatusListener } from './changedStatusListener.js';
 import type { ClassifiedResult } from './classifyResult.js';
 import type { Clock } from './clock.js';
 import type { InputHandlers } from './inputResolver.js';
 import type { ListenOptions } from './listenOptions.js';
 import type { ProgressListener } from './progressHandler.js';
-import type { TaskStatusListener } from './taskDriver.js';
 import type { TaskJournal } from './taskJournal.js';
 import type { PollingOptions } from './taskTracker.js';
 import type { VersionNegotiation } from './versionNegotiation.js';

@@ -237,5 +237,3 @@ function notify(listener: TaskStatusListener | undefined, task: Task | DetailedT
     // A progress UI must not be able to break the call it observes.
   }
 }
-
-export type { TaskStatusListener } from './changedStatusListener.js';

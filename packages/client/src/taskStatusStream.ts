@@ -2,7 +2,7 @@
  * The async-iterator form of `onStatus`, for progress UIs that prefer `for await`.
  */
 import type { DetailedTask, Task } from '@mcp-tasks/protocol';
-import type { TaskStatusListener } from './taskDriver.js';
+import type { TaskStatusListener } from './changedStatusListener.js';
 import { TERMINAL_STATUSES } from './taskTracker.js';
 
 /** A buffered stream of observed task states. */

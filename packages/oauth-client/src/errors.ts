@@ -7,7 +7,9 @@ export type OAuthErrorCode =
   | 'resource_mismatch'
   | 'token'
   | 'refresh_expired'
-  | 'step_up_limit';
+  | 'step_up_limit'
+  | 'dpop'
+  | 'token_exchange';
 
 /** An OAuth flow failed; `code` says at which step, `message` says what to do. */
 export class OAuthFlowError extends Error {

@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { requireNonce } from './dpop.js';
 import { OAuthFlowError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { StoredClient, StoredTokens } from './tokenStore.js';
@@ -84,7 +85,10 @@ export async function refreshTokens(
   }
 }
 
-/** Runs a token request, once more when a DPoP server asks for a nonce (RFC 9449 section 8). */
+/**
+ * Runs a token request, once more when a DPoP server asks for a nonce (RFC 9449 section 8); the handle has kept the
+ * nonce the answer carried, and a missing or malformed one is an error rather than a second refusal.
+ */
 export async function withNonceRetry(context: GrantContext, send: () => Promise<Response>): Promise<Response> {
   const first = await send();
   if (context.dpop === undefined || first.status !== 400) return first;
@@ -93,19 +97,25 @@ export async function withNonceRetry(context: GrantContext, send: () => Promise<
     .json()
     .catch(() => undefined);
   if ((body as { error?: unknown } | undefined)?.error !== 'use_dpop_nonce') return first;
+  await first.body?.cancel();
+  requireNonce(first, `The token endpoint of ${context.as.issuer}`);
   return send();
 }
 
 /** Wraps an oauth4webapi failure at the token endpoint into a readable error. */
 export function tokenError(context: GrantContext, cause: unknown): OAuthFlowError {
   if (cause instanceof OAuthFlowError) return cause;
-  const detail =
-    cause instanceof oauth.ResponseBodyError
-      ? `${cause.error}${cause.error_description ? `: ${cause.error_description}` : ''}`
-      : cause instanceof Error
-        ? cause.message
-        : String(cause);
-  return new OAuthFlowError('token', `The token endpoint of ${context.as.issuer} refused the request (${detail})`, {
-    cause,
-  });
+  return new OAuthFlowError(
+    'token',
+    `The token endpoint of ${context.as.issuer} refused the request (${describeCause(cause)})`,
+    { cause },
+  );
+}
+
+/** The server's `error: error_description`, or the library's message. */
+export function describeCause(cause: unknown): string {
+  if (cause instanceof oauth.ResponseBodyError) {
+    return `${cause.error}${cause.error_description ? `: ${cause.error_description}` : ''}`;
+  }
+  return cause instanceof Error ? cause.message : String(cause);
 }

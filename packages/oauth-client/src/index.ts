@@ -7,6 +7,8 @@
 export { type AuthorizationRedirect, authorizationUrl } from './authorizationCode.js';
 export { type BearerChallenge, parseBearerChallenge } from './challenge.js';
 export type { ClientCredentials } from './clientCredentials.js';
+export type { DPoPOptions } from './dpop.js';
+export type { EnterpriseAuthorization } from './enterprise.js';
 export { type OAuthErrorCode, OAuthFlowError } from './errors.js';
 export type { FetchLike } from './http.js';
 export { type OAuthFetchOptions, withOAuth } from './oauthFetch.js';

@@ -19,6 +19,16 @@ describe('parseBearerChallenge', () => {
       resourceMetadata: undefined,
     });
     expect(parseBearerChallenge('Basic realm="x"')).toBeUndefined();
+  });
+
+  it('reads a DPoP challenge when asked for that scheme (RFC 9449 section 7.1)', () => {
+    const header = 'Bearer realm="x", DPoP error="use_dpop_nonce", resource_metadata="https://a.example/prm"';
+    expect(parseBearerChallenge(header, 'DPoP')).toEqual({
+      error: 'use_dpop_nonce',
+      scope: undefined,
+      resourceMetadata: 'https://a.example/prm',
+    });
+    expect(parseBearerChallenge('Bearer scope="a"', 'DPoP')).toBeUndefined();
     expect(parseBearerChallenge(null)).toBeUndefined();
   });
 });

@@ -1,10 +1,10 @@
 import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/protocol';
+import type { HeaderLookup } from './checkParamHeaders.js';
 import type { OpenResponse } from './exchange.js';
 import { FetchResponseSink, toResponse } from './fetchResponseSink.js';
 import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { readRequestBody } from './readRequestBody.js';
-import type { HeaderLookup } from './validateRequestHeaders.js';
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions extends HttpBindingOptions {

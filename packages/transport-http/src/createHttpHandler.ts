@@ -47,5 +47,3 @@ export function createHttpHandler(
   const front = new NodeHttpFront(new HttpBinding(endpoint, options), options);
   return Object.assign(front.handle.bind(front), { close: () => front.close() });
 }
-
-export type { Authenticate, HttpHandlerOptions } from './httpHandlerOptions.js';

@@ -210,5 +210,3 @@ function retryAfterSeconds(data: unknown): string {
     ? String(seconds)
     : '1';
 }
-
-export type { ResponseSink } from './responseSink.js';

@@ -5,6 +5,7 @@
  * @module @mcp-tasks/transport-http/fetch
  */
 
+export type { HeaderLookup } from './checkParamHeaders.js';
 export {
   createFetchHandler,
   type FetchHandler,
@@ -14,8 +15,4 @@ export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export { httpStatusForError } from './httpStatus.js';
 export { mcpNameField } from './routingHeaders.js';
-export {
-  type HeaderLookup,
-  type ParamHeaderLookup,
-  validateRequestHeaders,
-} from './validateRequestHeaders.js';
+export { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';

@@ -1,7 +1,8 @@
 import { onAbort, withFields } from '@mcp-tasks/protocol';
 import { ClientWatch } from './clientWatch.js';
-import type { OpenResponse, ResponseSink } from './exchange.js';
+import type { OpenResponse } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
+import type { ResponseSink } from './responseSink.js';
 
 const encoder = new TextEncoder();
 

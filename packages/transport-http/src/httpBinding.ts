@@ -1,10 +1,12 @@
 import { ErrorCode, isRecord, type MessageHandler, messageEra, type ServerEndpoint } from '@mcp-tasks/protocol';
 import { createOriginCheck, decodeMessage, decodeUtf8, type OriginPolicy } from '@mcp-tasks/transport-kit';
+import type { HeaderLookup } from './checkParamHeaders.js';
 import { type HttpSessionOptions, HttpSessions, SessionRouter } from './era-2025/index.js';
-import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from './exchange.js';
+import { Exchange, type ExchangeOptions, type OpenResponse } from './exchange.js';
 import { errorReply, type HttpReply } from './httpReply.js';
+import type { ResponseSink } from './responseSink.js';
 import { runHandler } from './runHandler.js';
-import { type HeaderLookup, type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
+import { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
 export type OriginGuardOptions = OriginPolicy;

@@ -5,30 +5,23 @@
  * @module @mcp-tasks/transport-http
  */
 
+export type { HeaderLookup } from './checkParamHeaders.js';
 export {
   createFetchHandler,
   type FetchHandler,
   type FetchHandlerOptions,
 } from './createFetchHandler.js';
-export {
-  type Authenticate,
-  createHttpHandler,
-  type HttpHandler,
-  type HttpHandlerOptions,
-} from './createHttpHandler.js';
+export { createHttpHandler, type HttpHandler } from './createHttpHandler.js';
 export type { HttpReconnectOptions } from './era-2025/index.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
 export type { FetchLike, HeaderSource } from './httpChannel.js';
 export { HttpClientTransport, type HttpClientTransportOptions } from './httpClientTransport.js';
+export type { Authenticate, HttpHandlerOptions } from './httpHandlerOptions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { type NodeHttpFetch, type NodeHttpFetchOptions, nodeHttpFetch } from './nodeHttpFetch.js';
 export { readSseEvents } from './readSseEvents.js';
 export { mcpNameField } from './routingHeaders.js';
 export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
-export {
-  type HeaderLookup,
-  type ParamHeaderLookup,
-  validateRequestHeaders,
-} from './validateRequestHeaders.js';
+export { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';

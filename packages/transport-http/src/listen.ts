@@ -1,8 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
-import { createHttpHandler, type HttpHandlerOptions } from './createHttpHandler.js';
+import { createHttpHandler } from './createHttpHandler.js';
 import { processFdLimit } from './fdLimit.js';
+import type { HttpHandlerOptions } from './httpHandlerOptions.js';
 import {
   type ConnectionCaps,
   connectionCaps,

@@ -1,13 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@mcp-tasks/protocol';
 import { hasDuplicateHeader } from '@mcp-tasks/transport-kit';
+import type { HeaderLookup } from './checkParamHeaders.js';
 import type { OpenResponse } from './exchange.js';
 import type { HttpBinding } from './httpBinding.js';
 import type { Authenticate, HttpHandlerOptions } from './httpHandlerOptions.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { NodeResponseSink, writeReply } from './nodeResponseSink.js';
 import { type ReadBodyLimits, readBody } from './readBody.js';
-import type { HeaderLookup } from './validateRequestHeaders.js';
 
 /** Bytes of an over-size body read and dropped so the client reads the 413 rather than a connection reset. */
 const DRAIN_BYTES = 16 * 1024 * 1024;

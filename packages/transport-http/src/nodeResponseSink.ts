@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { withFields } from '@mcp-tasks/protocol';
 import { ClientWatch } from './clientWatch.js';
-import type { OpenResponse, ResponseSink } from './exchange.js';
+import type { OpenResponse } from './exchange.js';
 import { type HttpReply, JSON_HEADERS } from './httpReply.js';
+import type { ResponseSink } from './responseSink.js';
 
 /** Writes a binding reply with an exact Content-Length (keeps the connection reusable). */
 export function writeReply(res: ServerResponse, reply: HttpReply): void {

@@ -5,24 +5,17 @@
  * @module @mcp-tasks/transport-http/server
  */
 
+export type { HeaderLookup } from './checkParamHeaders.js';
 export {
   createFetchHandler,
   type FetchHandler,
   type FetchHandlerOptions,
 } from './createFetchHandler.js';
-export {
-  type Authenticate,
-  createHttpHandler,
-  type HttpHandler,
-  type HttpHandlerOptions,
-} from './createHttpHandler.js';
+export { createHttpHandler, type HttpHandler } from './createHttpHandler.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export type { Authenticate, HttpHandlerOptions } from './httpHandlerOptions.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
-export {
-  type HeaderLookup,
-  type ParamHeaderLookup,
-  validateRequestHeaders,
-} from './validateRequestHeaders.js';
+export { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';

@@ -64,5 +64,3 @@ export function validateRequestHeaders(
   }
   return undefined;
 }
-
-export type { HeaderLookup } from './checkParamHeaders.js';

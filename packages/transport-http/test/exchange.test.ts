@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HttpSessions } from '../src/era-2025/httpSessions.js';
-import { Exchange, type ResponseSink } from '../src/exchange.js';
+import { Exchange } from '../src/exchange.js';
+import type { ResponseSink } from '../src/responseSink.js';
 
 function sink(): ResponseSink & { replies: unknown[]; chunks: string[] } {
   const replies: unknown[] = [];

@@ -8,8 +8,9 @@ import {
   type TransportRequestId,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import type { Exchange, ExchangeSession, ResponseSink } from '../exchange.js';
+import type { Exchange, ExchangeSession } from '../exchange.js';
 import { InflightList } from '../inflightList.js';
+import type { ResponseSink } from '../responseSink.js';
 import { type SseOptions, SseWriter } from '../sseWriter.js';
 import { PeerRequests } from './peerRequests.js';
 

@@ -216,12 +216,7 @@ export class LegacySession {
       const sent = this.#id;
       let outcome: TransportResponse | undefined;
       try {
-        const call = {
-          method: 'GET',
-          headers: getHeaders(this.#id, this.#version, cursor.lastEventId),
-          signal,
-        } as const;
-        outcome = await this.#channel.exchange(call, async (res) => {
+        outcome = await this.#get(cursor, signal, async (res) => {
           await this.#refuseGone(res, sent);
           if (res.status === 405) {
             await discard(res);
@@ -240,6 +235,12 @@ export class LegacySession {
         throw new TransportError('closed', 'The SSE stream ended before the response and could not be resumed');
       }
     }
+  }
+
+  /** One GET in the session (the POST-stream resume and the GET stream), after `cursor.lastEventId` when set. */
+  #get<T>(cursor: StreamCursor, signal: AbortSignal, read: (res: Response) => Promise<T>): Promise<T> {
+    const headers = getHeaders(this.#id, this.#version, cursor.lastEventId);
+    return this.#channel.exchange({ method: 'GET', headers, signal }, read);
   }
 
   /** Opens the GET stream once the session is initialized and someone receives what it carries. */
@@ -262,12 +263,7 @@ export class LegacySession {
       const seen = cursor.frames;
       let outcome: 'ended' | 'failed' | 'stop';
       try {
-        const call = {
-          method: 'GET',
-          headers: getHeaders(this.#id, this.#version, cursor.lastEventId),
-          signal,
-        } as const;
-        outcome = await this.#channel.exchange(call, async (res) => {
+        outcome = await this.#get(cursor, signal, async (res) => {
           if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
             if (res.status === 405) this.#listenRefused = true;
             await discard(res);

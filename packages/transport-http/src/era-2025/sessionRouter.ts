@@ -1,8 +1,9 @@
 import { ErrorCode, isRecord, type MessageHandler, type TransportRequestId } from '@mcp-tasks/protocol';
-import { Exchange, type ExchangeOptions, type OpenResponse, type ResponseSink } from '../exchange.js';
+import type { HeaderLookup } from '../checkParamHeaders.js';
+import { Exchange, type ExchangeOptions, type OpenResponse } from '../exchange.js';
 import { errorReply, type HttpReply } from '../httpReply.js';
+import type { ResponseSink } from '../responseSink.js';
 import { runHandler } from '../runHandler.js';
-import type { HeaderLookup } from '../validateRequestHeaders.js';
 import type { HttpSession } from './httpSession.js';
 import type { HttpSessions } from './httpSessions.js';
 
