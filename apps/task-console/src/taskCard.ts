@@ -7,6 +7,7 @@
 import type { DetailedTask, Task } from '@mcp-tasks/protocol';
 import { h, setAttr, setText, uid } from './dom.js';
 import { errorPreview, errorView, resultPreview, resultView } from './resultView.js';
+import { executionOf, StepTimeline } from './stepTimeline.js';
 
 /** Where a card is in its life: a task status, or one of the console's own states. */
 export type CardStatus =
@@ -56,6 +57,7 @@ export class TaskCard {
   readonly #outcome: HTMLElement;
   readonly #toggle: HTMLButtonElement;
   readonly #cancel: HTMLButtonElement;
+  readonly #steps = new StepTimeline();
   #state: CardStatus = 'calling';
   #startedAt: number;
   #ttlMs: number | null | undefined;
@@ -90,6 +92,7 @@ export class TaskCard {
       h('div', { class: 'card-head' }, h('span', { class: 'tool' }, toolName), this.#taskId, this.#status),
       this.#message,
       this.#progress,
+      this.#steps.element,
       h('p', { class: 'meta' }, this.#elapsed, this.#ttl, this.#cancel, this.#toggle),
       this.inputs,
       this.#outcome,
@@ -116,6 +119,7 @@ export class TaskCard {
     // Once the result or error is shown, its preview keeps the status line.
     if (this.#outcome.childElementCount === 0) setText(this.#message, task.statusMessage ?? '\u00a0');
     this.setProgress(task.status === 'completed' ? 1 : progressOf(task.statusMessage));
+    this.#steps.show(executionOf(task));
     if (task.status !== 'input_required') this.inputs.replaceChildren();
     if (task.status === 'completed' && 'result' in task)
       this.showResult(task.result as Record<string, unknown>, 'completed');

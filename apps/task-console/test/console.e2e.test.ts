@@ -196,6 +196,29 @@ describe('task console in Chromium', () => {
     await waitStatus(card, 'completed');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('Deployed web@1.2.3 to staging, build');
     expect(await card.locator('[data-testid=result]').textContent()).toContain('(note: from the console)');
+    // deploy_service is durable: its card shows the steps (a re-run after parking marks the chips it re-ran).
+    const chips = await card.locator('[data-testid=steps] .chip').allTextContents();
+    expect(chips.map((chip) => chip.replace(/ ↻\d+$/, ''))).toEqual([
+      'build',
+      'rollout canary (10%)',
+      'rollout half (50%)',
+      'rollout full (100%)',
+    ]);
+  });
+
+  it("shows a durable task's step timeline with the re-run a retried step caused", async () => {
+    const page = await connected();
+    const card = await callTool(page, 'migrate_database', { database: 'shop', tables: '3', tableMegabytes: '1' });
+    await waitStatus(card, 'completed');
+    const steps = card.locator('[data-testid=steps]');
+    expect(await steps.locator('.chip').allTextContents()).toEqual([
+      'snapshot',
+      'migrate table 1',
+      'migrate table 2 ↻2',
+      'migrate table 3 ↻2',
+    ]);
+    expect(await steps.locator('.runs').textContent()).toBe('run 2');
+    expect(await card.locator('[data-testid=result]').textContent()).toContain('Migrated 3 tables of shop');
   });
 
   it('routes the input requests of concurrent calls to their own cards, tasks and plain calls alike', async () => {
