@@ -3,12 +3,14 @@
  * place. Otherwise: one plain line per change of status or statusMessage, so logs and tests can follow along.
  */
 import type { Writable } from 'node:stream';
+import { taskExecutionOf } from '@mcp-tasks/client';
 
-/** What the reporter needs from an observed task state. */
+/** What the reporter needs from an observed task state (a durable task's `_meta` also gives its steps). */
 export interface ObservedState {
   readonly taskId: string;
   readonly status: string;
   readonly statusMessage?: string | undefined;
+  readonly _meta?: unknown;
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -22,6 +24,9 @@ export class StatusReporter {
   #frame = 0;
   #last: ObservedState | undefined;
   #paused = false;
+  /** Steps of a durable task already printed, and the run last seen. */
+  #stepsShown = 0;
+  #run = 1;
 
   /** `live` selects the redrawn line; by default it is on when `out` is a TTY. */
   constructor(out: Writable & { isTTY?: boolean }, live = out.isTTY === true) {
@@ -33,6 +38,7 @@ export class StatusReporter {
   update(state: ObservedState): void {
     const previous = this.#last;
     this.#last = state;
+    this.#steps(state);
     if (this.#live) {
       this.#timer ??= setInterval(() => this.#draw(), 100);
       this.#draw();
@@ -40,6 +46,28 @@ export class StatusReporter {
     }
     if (previous?.status !== state.status || previous?.statusMessage !== state.statusMessage)
       this.line(`[${this.#elapsed()}] ${state.status}${state.statusMessage ? `: ${state.statusMessage}` : ''}`);
+  }
+
+  /**
+   * Prints what a durable task's execution adds: a line when a re-run starts (after a lost worker, a drain, a retry
+   * or a parked question's answer), and one per step completed since the last state, marked when a re-run did it.
+   */
+  #steps(state: ObservedState): void {
+    const execution = taskExecutionOf(state);
+    if (execution === undefined) return;
+    // In run order: steps of earlier runs not printed yet, then the new run, then its steps.
+    for (const step of execution.steps.slice(this.#stepsShown)) {
+      if (step.attempt > this.#run) this.#startRun(step.attempt);
+      const rerun = step.attempt > 1 ? ` (run ${step.attempt})` : '';
+      this.line(`[${this.#elapsed()}] step done: ${step.name}${rerun}`);
+    }
+    this.#stepsShown = Math.max(this.#stepsShown, execution.steps.length);
+    if (execution.attempt > this.#run) this.#startRun(execution.attempt);
+  }
+
+  #startRun(run: number): void {
+    this.#run = run;
+    this.line(`[${this.#elapsed()}] run ${run} of the task's work started (completed steps are replayed)`);
   }
 
   /** Prints a whole line, above the live line if there is one. */

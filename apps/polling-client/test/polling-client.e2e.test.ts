@@ -62,6 +62,21 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(result.stdout).not.toMatch(/created|\] (working|completed)/);
   });
 
+  it("prints a durable task's steps as they complete, and the re-run a retried step caused", async () => {
+    const args = '{"database":"shop","tables":3,"tableMegabytes":1}';
+    const result = await runClient(client('call', 'migrate_database', '--args', args));
+    expect(result.code, result.stderr).toBe(0);
+    const steps = result.stderr.split('\n').filter((line) => /\] (step done|run \d)/.test(line));
+    expect(steps.map((line) => line.replace(/^\[\d+\.\ds\] /, ''))).toEqual([
+      'step done: snapshot',
+      'step done: migrate table 1',
+      "run 2 of the task's work started (completed steps are replayed)",
+      'step done: migrate table 2 (run 2)',
+      'step done: migrate table 3 (run 2)',
+    ]);
+    expect(result.stdout).toMatch(/^Migrated 3 tables of shop/);
+  });
+
   it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
     const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":2}', '--json'));
     expect(result.code, result.stderr).toBe(0);

@@ -35,4 +35,39 @@ describe('StatusReporter', () => {
     expect(text().replaceAll('\u001b', 'ESC')).toMatch(/ESC\[2K. working · hashing · \d+\.\ds/);
     expect(text().endsWith('\r\u001b[2K')).toBe(true);
   });
+
+  it("prints a durable task's completed steps once each, and the re-runs, from its _meta", () => {
+    const { out, text } = capture();
+    const reporter = new StatusReporter(out, false);
+    const execution = (attempt: number, steps: Array<[string, number]>) => ({
+      'io.mcp-tasks/execution': {
+        state: 'running',
+        attempt,
+        steps: steps.map(([name, run]) => ({ name, attempt: run })),
+      },
+    });
+    reporter.update({ taskId: 't1', status: 'working', _meta: execution(1, [['build', 1]]) });
+    reporter.update({ taskId: 't1', status: 'working', _meta: execution(1, [['build', 1]]) });
+    reporter.update({
+      taskId: 't1',
+      status: 'working',
+      _meta: execution(2, [
+        ['build', 1],
+        ['push', 2],
+      ]),
+    });
+    reporter.update({ taskId: 't1', status: 'working', _meta: { 'io.mcp-tasks/execution': { state: 'odd' } } });
+    reporter.stop();
+    expect(
+      text()
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.replace(/^\[\d+\.\ds\] /, '')),
+    ).toEqual([
+      'step done: build',
+      'working',
+      "run 2 of the task's work started (completed steps are replayed)",
+      'step done: push (run 2)',
+    ]);
+  });
 });

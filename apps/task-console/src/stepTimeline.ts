@@ -4,32 +4,8 @@
  * Read from the `_meta["io.mcp-tasks/execution"]` the mcp-tasks server adds to a durable task's states; hidden for
  * any other task. One line whatever the count (it scrolls sideways), so cards keep their height.
  */
+import type { TaskExecutionView } from '@mcp-tasks/client';
 import { h, setAttr, setText } from './dom.js';
-
-/** The `_meta` key of a durable task's execution (the server's `EXECUTION_META_KEY`). */
-const EXECUTION_META_KEY = 'io.mcp-tasks/execution';
-
-/** How a durable task's work stands, as the server reports it. */
-export interface ExecutionView {
-  readonly state: string;
-  readonly attempt: number;
-  readonly steps: readonly { readonly name: string; readonly attempt: number }[];
-}
-
-/** The execution a task state carries, or undefined (not a durable task, or a shape this page does not know). */
-export function executionOf(task: object): ExecutionView | undefined {
-  const meta = (task as { readonly _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const view = (meta as Record<string, unknown>)[EXECUTION_META_KEY];
-  if (typeof view !== 'object' || view === null) return undefined;
-  const { state, attempt, steps } = view as Record<string, unknown>;
-  if (typeof state !== 'string' || typeof attempt !== 'number' || !Array.isArray(steps)) return undefined;
-  const listed = steps.filter(
-    (step): step is ExecutionView['steps'][number] =>
-      typeof step === 'object' && step !== null && typeof step.name === 'string' && typeof step.attempt === 'number',
-  );
-  return { state, attempt, steps: listed };
-}
 
 /** The timeline element of one card. */
 export class StepTimeline {
@@ -45,7 +21,7 @@ export class StepTimeline {
   }
 
   /** Shows `view` (chips are only ever appended: steps complete in order and are never undone). */
-  show(view: ExecutionView | undefined): void {
+  show(view: TaskExecutionView | undefined): void {
     if (view === undefined) return;
     this.element.hidden = false;
     const parked = view.state === 'parked' ? ' · parked' : '';

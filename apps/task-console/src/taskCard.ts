@@ -4,10 +4,11 @@
  * of a call keeps that height too: its status line shows a one-line preview of the result or error, and the full
  * view opens only when the person asks ("Show result"), so 200 cards finishing never push each other around.
  */
+import { taskExecutionOf } from '@mcp-tasks/client';
 import type { DetailedTask, Task } from '@mcp-tasks/protocol';
 import { h, setAttr, setText, uid } from './dom.js';
 import { errorPreview, errorView, resultPreview, resultView } from './resultView.js';
-import { executionOf, StepTimeline } from './stepTimeline.js';
+import { StepTimeline } from './stepTimeline.js';
 
 /** Where a card is in its life: a task status, or one of the console's own states. */
 export type CardStatus =
@@ -119,7 +120,7 @@ export class TaskCard {
     // Once the result or error is shown, its preview keeps the status line.
     if (this.#outcome.childElementCount === 0) setText(this.#message, task.statusMessage ?? '\u00a0');
     this.setProgress(task.status === 'completed' ? 1 : progressOf(task.statusMessage));
-    this.#steps.show(executionOf(task));
+    this.#steps.show(taskExecutionOf(task));
     if (task.status !== 'input_required') this.inputs.replaceChildren();
     if (task.status === 'completed' && 'result' in task)
       this.showResult(task.result as Record<string, unknown>, 'completed');

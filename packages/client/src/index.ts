@@ -51,6 +51,13 @@ export type { Progress, ProgressListener } from './progressHandler.js';
 export type { RawResult } from './rpcClient.js';
 export type { DriveTaskOptions, TaskObserver, TaskOperations, TaskRpc } from './taskDriver.js';
 export { driveTask } from './taskDriver.js';
+export type { ExecutionStepView, TaskExecutionView } from './taskExecution.js';
+export {
+  ExecutionStepViewSchema,
+  TASK_EXECUTION_META_KEY,
+  TaskExecutionViewSchema,
+  taskExecutionOf,
+} from './taskExecution.js';
 export type { RequestResult } from './taskHandle.js';
 export { isTaskHandle } from './taskHandle.js';
 export type { TaskJournal, TaskJournalEntry } from './taskJournal.js';
