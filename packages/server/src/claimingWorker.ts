@@ -34,6 +34,7 @@ export class ClaimingWorker implements TaskExecutor {
   #off: (() => void) | undefined;
   #stopped = false;
 
+  /** A worker with `options` (defaults: 16 at once, a claim every second); it claims nothing before `start`. */
   constructor(options: ClaimingWorkerOptions = {}) {
     this.#concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     this.#intervalMs = Math.max(1, options.claimIntervalMs ?? DEFAULT_CLAIM_INTERVAL_MS);

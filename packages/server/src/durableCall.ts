@@ -5,44 +5,57 @@ import type { RetryPolicy } from './retryPolicy.js';
  * Something the durable runtime did to a task, for logs and metrics (`McpServerOptions.execution.onEvent`). Every
  * event names the task and the attempt (the run of its work; the first is 1).
  */
-export type ExecutionEvent =
-  | {
-      /** A step ran and its result was stored (`replayed: false`), or a run found it stored and skipped it. */
-      readonly type: 'step';
-      readonly taskId: string;
-      readonly attempt: number;
-      readonly step: string;
-      readonly replayed: boolean;
-      /** How long the step's function ran; 0 when replayed. */
-      readonly durationMs: number;
-    }
-  | {
-      /** A step threw a `RetryableError`: the task is handed back and runs again after `delayMs`. */
-      readonly type: 'retry';
-      readonly taskId: string;
-      readonly attempt: number;
-      readonly step: string;
-      readonly delayMs: number;
-      readonly error: string;
-    }
-  | {
-      /** The task waits for input with no worker: nothing of it stays in this process. */
-      readonly type: 'parked';
-      readonly taskId: string;
-      readonly attempt: number;
-    }
-  | {
-      /** A draining server handed the task back to the store for another worker. */
-      readonly type: 'handed_back';
-      readonly taskId: string;
-      readonly attempt: number;
-    }
-  | {
-      /** This worker claimed the task (new, woken by an answer, handed back, or of a lost worker) and runs it. */
-      readonly type: 'claimed';
-      readonly taskId: string;
-      readonly attempt: number;
-    };
+export type ExecutionEvent = StepEvent | RetryEvent | ParkedEvent | HandedBackEvent | ClaimedEvent;
+
+/** What every {@link ExecutionEvent} says. */
+export interface ExecutionEventBase {
+  /** The task. */
+  readonly taskId: string;
+  /** The run of the task's work (the first is 1). */
+  readonly attempt: number;
+}
+
+/** A step ran and its result was stored (`replayed: false`), or a run found it stored and skipped it. */
+export interface StepEvent extends ExecutionEventBase {
+  /** Always `step`. */
+  readonly type: 'step';
+  /** The step's name. */
+  readonly step: string;
+  /** True when the run took the stored result instead of running the step. */
+  readonly replayed: boolean;
+  /** How long the step's function ran, in ms; 0 when replayed. */
+  readonly durationMs: number;
+}
+
+/** A step threw a `RetryableError`: the task is handed back and runs again after `delayMs`. */
+export interface RetryEvent extends ExecutionEventBase {
+  /** Always `retry`. */
+  readonly type: 'retry';
+  /** The step that failed. */
+  readonly step: string;
+  /** The wait before the next run, in ms. */
+  readonly delayMs: number;
+  /** The error's message. */
+  readonly error: string;
+}
+
+/** The task waits for input with no worker: nothing of it stays in this process. */
+export interface ParkedEvent extends ExecutionEventBase {
+  /** Always `parked`. */
+  readonly type: 'parked';
+}
+
+/** A draining server handed the task back to the store for another worker. */
+export interface HandedBackEvent extends ExecutionEventBase {
+  /** Always `handed_back`. */
+  readonly type: 'handed_back';
+}
+
+/** This worker claimed the task (new, woken by an answer, handed back, or of a lost worker) and runs it. */
+export interface ClaimedEvent extends ExecutionEventBase {
+  /** Always `claimed`. */
+  readonly type: 'claimed';
+}
 
 /** What the durable calls of one server share. */
 export interface DurableDeps {

@@ -8,7 +8,15 @@
 
 export type { ClaimingWorkerOptions } from './claimingWorker.js';
 export { ClaimingWorker } from './claimingWorker.js';
-export type { ExecutionEvent } from './durableCall.js';
+export type {
+  ClaimedEvent,
+  ExecutionEvent,
+  ExecutionEventBase,
+  HandedBackEvent,
+  ParkedEvent,
+  RetryEvent,
+  StepEvent,
+} from './durableCall.js';
 export { PeerRequestError } from './era-2025/index.js';
 export { EXECUTION_META_KEY } from './executionMeta.js';
 export type { ExecutionOptions, ExecutionRole } from './executionOptions.js';
