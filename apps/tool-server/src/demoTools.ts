@@ -46,6 +46,8 @@ export function registerDemoTools(server: McpServer): void {
         environment: z.enum(['staging', 'production']).default('staging'),
       }),
       taskSupport: 'optional',
+      // Behind an authorization server (--auth-issuer) a rollout needs a token granting "deploy" (403 otherwise).
+      requiredScopes: ['deploy'],
       // The build is deterministic and a rollout of the same build is idempotent, so when the instance running this
       // task dies another instance on the same store may run it again (the confirmation is replayed, not re-asked).
       resumable: true,

@@ -97,13 +97,14 @@ describe('createJwtVerifier', () => {
 });
 
 describe('bearerAuthenticate', () => {
-  it('maps a valid bearer token to its principal and anything else to undefined', async () => {
+  it('maps a valid bearer token to its principal and scopes, anything else to undefined', async () => {
     const rejected: unknown[] = [];
     const authenticate = bearerAuthenticate({ verify: verifier(), onRejected: (e) => rejected.push(e) });
     const token = await sign({});
-    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toBe(principalOf(ISSUER, 'alice'));
-    expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toBe(
-      principalOf(ISSUER, 'alice'),
+    const alice = { principal: principalOf(ISSUER, 'alice'), scopes: ['tasks:read'] };
+    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toEqual(alice);
+    expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toEqual(
+      alice,
     );
     expect(await authenticate({ headers: {} })).toBeUndefined();
     expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } })).toBeUndefined();

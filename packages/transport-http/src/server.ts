@@ -17,7 +17,13 @@ export {
   type HttpHandlerOptions,
 } from './createHttpHandler.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
-export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export type {
+  AuthenticateRequest,
+  AuthenticationResult,
+  HttpBindingOptions,
+  OriginGuardOptions,
+} from './httpBinding.js';
+export type { AuthenticatedPrincipal, RequiredScopesLookup, ScopeChallenge } from './scopeCheck.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
 export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
