@@ -85,7 +85,14 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     pkce: { required: () => true },
     responseTypes: ['code'],
-    ttl: { RefreshToken: 24 * 3600, Grant: 24 * 3600, Session: 24 * 3600, Interaction: 600, AuthorizationCode: 60 },
+    ttl: {
+      AccessToken: settings.accessTokenTtlSeconds,
+      RefreshToken: 24 * 3600,
+      Grant: 24 * 3600,
+      Session: 24 * 3600,
+      Interaction: 600,
+      AuthorizationCode: 60,
+    },
     clientBasedCORS: () => true,
   };
 }
