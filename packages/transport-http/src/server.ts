@@ -23,9 +23,9 @@ export type {
   HttpBindingOptions,
   OriginGuardOptions,
 } from './httpBinding.js';
-export type { AuthenticatedPrincipal, RequiredScopesLookup, ScopeChallenge } from './scopeCheck.js';
 export { httpStatusForError } from './httpStatus.js';
 export { type HttpServerHandle, type ListenOptions, listen } from './listen.js';
+export type { AuthenticatedPrincipal, RequiredScopesLookup, ScopeChallenge } from './scopeCheck.js';
 export { type ConnectionCaps, HTTP_LIMIT_DEFAULTS, type HttpServerLimits } from './serverLimits.js';
 export {
   type HeaderLookup,
