@@ -46,6 +46,8 @@ export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
   return {
     authenticate: bearerAuthenticate({
       verify,
+      // A refused token is answered `error="invalid_token"` with the reason; no token gets the plain challenge.
+      resourceMetadataUrl: metadataUrl,
       onRejected: (error: unknown) =>
         logger.info(
           { transport: 'http', reason: error instanceof Error ? error.message : String(error) },

@@ -97,7 +97,7 @@ async function startWithAuth() {
 }
 
 describe('tool server --auth-issuer', () => {
-  it('A-S1, A-S2: serves RFC 9728 metadata, challenges without a token, refuses another audience, accepts a valid token', async () => {
+  it('A-S1, A-S2, A-S3: serves RFC 9728 metadata, challenges without a token, refuses another audience (invalid_token), accepts a valid token', async () => {
     const url = await startWithAuth();
     const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url));
     expect(await metadata.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [ISSUER] });
@@ -107,7 +107,12 @@ describe('tool server --auth-issuer', () => {
     expect(anonymous.headers.get('www-authenticate')).toBe(
       'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"',
     );
-    expect((await post(url, `Bearer ${await token('https://other.example/mcp')}`)).status).toBe(401);
+    const foreign = await post(url, `Bearer ${await token('https://other.example/mcp')}`);
+    expect(foreign.status).toBe(401);
+    expect(foreign.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", ' +
+        'error="invalid_token", error_description="The access token\'s \\"aud\\" claim is not accepted"',
+    );
     const ok = await post(url, `Bearer ${await token()}`);
     expect(ok.status).toBe(200);
   });

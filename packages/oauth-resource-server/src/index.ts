@@ -7,6 +7,7 @@
 export {
   type BearerAuthenticateOptions,
   type BearerIdentity,
+  type BearerRefusal,
   bearerAuthenticate,
   type HeaderCarrier,
 } from './bearerAuthenticate.js';

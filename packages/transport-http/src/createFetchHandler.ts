@@ -132,6 +132,6 @@ async function principalOf(
   } catch {
     return toResponse(binding.authFailed);
   }
-  if (result === null || result === undefined) return toResponse(binding.unauthorized);
-  return typeof result === 'string' ? { principal: result } : result;
+  const who = binding.authenticated(result);
+  return 'status' in who ? toResponse(who) : who;
 }

@@ -47,8 +47,20 @@ export interface HttpBindingOptions extends OriginGuardOptions {
   readonly sessions?: HttpSessionOptions | false;
 }
 
-/** What an authentication hook answers: a principal, a principal with its token's scopes, or none. */
-export type AuthenticationResult = string | AuthenticatedPrincipal | null | undefined;
+/**
+ * How an authentication hook refuses a request with a challenge of its own, e.g. `Bearer error="invalid_token"` for
+ * a presented token that was refused (RFC 6750 section 3.1); the request is answered 401 with it.
+ */
+export interface AuthenticationRefusal {
+  /** The `WWW-Authenticate` value of the 401. */
+  readonly challenge: string;
+}
+
+/**
+ * What an authentication hook answers: a principal, a principal with its token's scopes, a refusal with its own
+ * challenge, or none (401 with the configured `wwwAuthenticate`).
+ */
+export type AuthenticationResult = string | AuthenticatedPrincipal | AuthenticationRefusal | null | undefined;
 
 /**
  * Turns a request (a fetch `Request`, or a node `IncomingMessage`) into the principal its tasks are bound to, with
@@ -170,6 +182,17 @@ export class HttpBinding {
       localAddress: head.localAddress,
     };
     return check(input) ? undefined : this.#forbidden;
+  }
+
+  /** The hook's answer as the request's principal, or the 401 to send: the configured challenge, or the hook's own. */
+  authenticated(result: AuthenticationResult): AuthenticatedPrincipal | HttpReply {
+    if (result === null || result === undefined) return this.unauthorized;
+    if (typeof result === 'string') return { principal: result };
+    if ('challenge' in result)
+      return errorReply(401, ErrorCode.InvalidRequest, 'Unauthorized', undefined, {
+        'www-authenticate': result.challenge,
+      });
+    return result;
   }
 
   /** A GET or DELETE with `Mcp-Session-Id` is a session's business; without one it gets 405 as ever. */

@@ -20,6 +20,7 @@ export type { HttpReconnectOptions } from './era-2025/index.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type {
   AuthenticateRequest,
+  AuthenticationRefusal,
   AuthenticationResult,
   HttpBindingOptions,
   OriginGuardOptions,

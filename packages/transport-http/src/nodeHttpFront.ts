@@ -128,8 +128,9 @@ export class NodeHttpFront {
       return;
     }
     Promise.resolve(pending).then((result) => {
-      if (result === null || result === undefined) writeReply(res, this.#binding.unauthorized);
-      else this.#receive(req, res, header, typeof result === 'string' ? { principal: result } : result);
+      const who = this.#binding.authenticated(result);
+      if ('status' in who) writeReply(res, who);
+      else this.#receive(req, res, header, who);
     }, failed);
   }
 }

@@ -19,6 +19,7 @@ export {
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
 export type {
   AuthenticateRequest,
+  AuthenticationRefusal,
   AuthenticationResult,
   HttpBindingOptions,
   OriginGuardOptions,

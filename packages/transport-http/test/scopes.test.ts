@@ -5,7 +5,8 @@ import { createFetchHandler } from '../src/fetch.js';
 import { type HttpServerHandle, listen } from '../src/index.js';
 import { fakeRuntime, mcpHeaders, rpc } from './fakes.js';
 
-const TOKENS: Record<string, { principal: string; scopes?: readonly string[] }> = {
+const TOKENS: Record<string, { principal: string; scopes?: readonly string[] } | { challenge: string }> = {
+  'Bearer expired': { challenge: 'Bearer error="invalid_token", error_description="expired"' },
   'Bearer reader': { principal: 'alice', scopes: ['tasks:read'] },
   'Bearer deployer': { principal: 'bob', scopes: ['tasks:read', 'deploy'] },
   'Bearer static': { principal: 'dev' },
@@ -56,6 +57,12 @@ describe('required scopes, fetch front', () => {
     expect((await post(4, 'deploy_service', 'Bearer static')).status).toBe(200);
     expect(recorded.contexts.map((c) => c.principal)).toEqual(['bob', 'alice', 'dev']);
   });
+
+  it('A-S2: a hook refusing with its own challenge is answered 401 with it', async () => {
+    const res = await post(5, 'other_tool', 'Bearer expired');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="expired"');
+  });
 });
 
 describe('required scopes, node:http front', () => {
@@ -64,7 +71,7 @@ describe('required scopes, node:http front', () => {
     await server?.close();
   });
 
-  it('A-S6: 403 with the default challenge on both eras; the runtime never sees the call', async () => {
+  it("A-S2, A-S6: 403 with the default challenge on both eras, 401 with a hook's own; the runtime never sees them", async () => {
     const { endpoint, recorded } = endpointWithScopes();
     server = await listen(endpoint, {
       authenticate: (req) => TOKENS[String(req.headers.authorization)],
@@ -88,6 +95,13 @@ describe('required scopes, node:http front', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'deploy_service' } }),
     });
     expect(legacy.status).toBe(403);
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: callHeaders('other_tool', 'Bearer expired'),
+      body: JSON.stringify(call(3, 'other_tool')),
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     expect(recorded.contexts).toHaveLength(0);
   });
 });
