@@ -1,4 +1,5 @@
 /** The CLI: parses argv, runs one command, and turns every outcome into an exit code and at most one error line. */
+import { login, logout } from './authCommands.js';
 import { type Command, commandOf, PROGRAM, parseCliArgs } from './cliArgs.js';
 import { describeFailure, ExitCode, UsageError, writeJsonFailure } from './cliErrors.js';
 import { runConformance } from './conformanceMode.js';
@@ -7,7 +8,7 @@ import { refreshPending } from './refreshPending.js';
 import { CLIENT_VERSION, openJournal, openSession, type Session } from './session.js';
 import { cancelTask, listPending, listTools, showStatus } from './taskCommands.js';
 
-const COMMANDS = new Set(['call', 'resume', 'status', 'cancel', 'tools', 'pending', 'conformance']);
+const COMMANDS = new Set(['call', 'resume', 'status', 'cancel', 'tools', 'pending', 'conformance', 'login', 'logout']);
 
 /** Runs the CLI with `argv` (no node or script path) and resolves with the exit code. Never rejects. */
 export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -45,6 +46,10 @@ async function runCommand(command: Command, env: NodeJS.ProcessEnv): Promise<num
       return ExitCode.Completed;
     case 'conformance':
       return runConformance(command.url, env);
+    case 'login':
+      return login(command.url, command.options);
+    case 'logout':
+      return logout(command.url, command.options);
     case 'pending': {
       const journal = openJournal(command.options);
       if (command.refresh)

@@ -4,13 +4,12 @@
  */
 import type { PinnableProtocolVersion } from '@mcp-tasks/client';
 import { CommanderError, Option, Command as Program } from 'commander';
+import { needServer, parseToolArgs, type ServerTarget, seconds, serverTarget } from './argValues.js';
+import { type AuthCommand, addAuthCommands, CONFIG_DIR_HELP } from './authArgs.js';
 import { UsageError } from './cliErrors.js';
 import { guardOperand } from './operandGuard.js';
 
-/** Where the server is: a URL (http, https, ws, wss) or a command line to spawn for stdio. */
-export type ServerTarget =
-  | { readonly kind: 'url'; readonly url: string }
-  | { readonly kind: 'stdio'; readonly command: string };
+export type { ServerTarget } from './argValues.js';
 
 /** Options shared by every command that talks to a server. */
 export interface CommonOptions {
@@ -24,6 +23,8 @@ export interface CommonOptions {
   readonly connectTimeoutMs: number;
   /** `--protocol`: speak this version without probing; undefined: detect the server's era. */
   readonly protocol: PinnableProtocolVersion | undefined;
+  /** `--config-dir`: where `login` kept the tokens (undefined: the default). */
+  readonly configDir: string | undefined;
 }
 
 /** The versions `--protocol` accepts, newest first. */
@@ -60,7 +61,8 @@ export type Command =
   | { readonly name: 'resume'; readonly taskId: string; readonly options: RunOptions }
   | { readonly name: 'status' | 'cancel'; readonly taskId: string; readonly options: CommonOptions }
   | { readonly name: 'pending'; readonly refresh: boolean; readonly options: CommonOptions }
-  | { readonly name: 'conformance'; readonly url: string };
+  | { readonly name: 'conformance'; readonly url: string }
+  | AuthCommand;
 
 /** The program's name, as installed. */
 export const PROGRAM = 'mcp-tasks-polling-client';
@@ -135,6 +137,7 @@ interface RawOptions {
   nonInteractive?: NonInteractiveAction;
   retryFor: number;
   refresh?: boolean;
+  configDir?: string;
 }
 
 function buildProgram(version: string, output: ParseOutput, done: (command: Command) => void): Program {
@@ -180,6 +183,7 @@ function buildProgram(version: string, output: ParseOutput, done: (command: Comm
   withServer(sub('pending', 'List the journalled tasks with their last known state'))
     .option('--refresh', 'ask each task’s server for its state now; drop tasks that ended or are gone')
     .action((raw: RawOptions) => done({ name: 'pending', refresh: raw.refresh ?? false, options: commonOptions(raw) }));
+  addAuthCommands(sub, done);
   sub('conformance', 'Conformance-suite client mode (also when MCP_CONFORMANCE_SCENARIO is set)')
     .argument('[args...]', 'the server URL comes last')
     .allowUnknownOption()
@@ -196,7 +200,8 @@ function withServer(command: Program): Program {
   return command
     .option('--url <url>', 'server endpoint: http(s)://…/mcp or ws(s)://…/mcp')
     .option('--stdio <command>', 'spawn the server and talk to it over stdin/stdout')
-    .option('--token <token>', 'bearer token for --url servers')
+    .option('--token <token>', 'bearer token for --url servers (instead of the tokens kept by login)')
+    .option('--config-dir <dir>', CONFIG_DIR_HELP)
     .option('--journal <file>', 'task journal (default: the per-user state directory)')
     .option('--json', 'machine-readable output: stdout carries one JSON document, everything else goes to stderr')
     .option('--verbose', 'print error details and the stdio server’s log')
@@ -230,15 +235,6 @@ function withRun(command: Program): Program {
     );
 }
 
-function seconds(flag: string): (text: string) => number {
-  return (text) => {
-    const value = Number(text);
-    if (text.trim() === '' || !Number.isFinite(value) || value < 0)
-      throw new UsageError(`${flag} must be a number of seconds ≥ 0, got "${text}"`);
-    return value;
-  };
-}
-
 function commonOptions(raw: RawOptions): CommonOptions {
   return {
     server: serverTarget(raw.url, raw.stdio),
@@ -248,6 +244,7 @@ function commonOptions(raw: RawOptions): CommonOptions {
     verbose: raw.verbose ?? false,
     connectTimeoutMs: raw.connectTimeout * 1000,
     protocol: raw.protocol,
+    configDir: raw.configDir,
   };
 }
 
@@ -259,40 +256,4 @@ function runOptions(raw: RawOptions): RunOptions {
     nonInteractive: raw.nonInteractive,
     retryForMs: raw.retryFor * 1000,
   };
-}
-
-function serverTarget(url: string | undefined, stdio: string | undefined): ServerTarget | undefined {
-  if (url !== undefined && stdio !== undefined) throw new UsageError('give either --url or --stdio, not both');
-  if (stdio !== undefined) {
-    if (stdio.trim() === '') throw new UsageError('--stdio needs a command line');
-    return { kind: 'stdio', command: stdio };
-  }
-  if (url === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`--url is not a valid URL: ${url}`);
-  }
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol))
-    throw new UsageError(`--url must be http(s):// or ws(s)://, got ${parsed.protocol}//`);
-  return { kind: 'url', url };
-}
-
-function needServer<T extends CommonOptions>(options: T): T {
-  if (options.server === undefined) throw new UsageError('say which server: --url <url> or --stdio "<command>"');
-  return options;
-}
-
-function parseToolArgs(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new UsageError('--args must be a JSON object');
-  return value as Record<string, unknown>;
 }

@@ -9,6 +9,7 @@ import {
   TaskStuckError,
   UnsupportedInEraError,
 } from '@mcp-tasks/client';
+import { OAuthFlowError } from '@mcp-tasks/oauth-client';
 import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 
 /** The documented exit codes. */
@@ -61,6 +62,9 @@ export interface Failure {
  */
 export function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError) return { code: ExitCode.Usage, message: error.message };
+  // The OAuth flow fails inside the transport's fetch: its reason, not the transport's, says what to do.
+  const oauth = causedBy(error, OAuthFlowError);
+  if (oauth instanceof OAuthFlowError) return { code: ExitCode.Connection, message: oauthMessage(oauth) };
   if (error instanceof ConnectionError) return { code: ExitCode.Connection, message: error.message };
   if (error instanceof TransportError) return { code: ExitCode.Connection, message: transportMessage(error) };
   if (error instanceof TaskFailedError) return { code: ExitCode.Failed, message: error.message };
@@ -86,12 +90,26 @@ export function describeFailure(error: unknown): Failure {
     if (/unauthori[sz]ed|forbidden/i.test(error.message))
       return {
         code: ExitCode.Connection,
-        message: `The server rejected the credentials (${error.message}); check --token`,
+        message: `The server rejected the credentials (${error.message}); check --token, or log in: mcp-tasks-polling-client login <url>`,
       };
     return { code: ExitCode.Failed, message: `The server answered with error ${error.code}: ${error.message}` };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: ExitCode.Failed, message: `Unexpected error: ${message}` };
+}
+
+/** One line per OAuth failure, with what to do about it. */
+function oauthMessage(error: OAuthFlowError): string {
+  switch (error.code) {
+    case 'consent_denied':
+      return `Login refused: ${error.message}`;
+    case 'refresh_expired':
+      return `The login has expired and the authorization server refused to renew it (${error.message}); log in again with "mcp-tasks-polling-client login <url>"`;
+    case 'issuer_mismatch':
+      return `Wrong issuer: ${error.message}; the server names an authorization server that does not identify as itself, so no token was sent`;
+    default:
+      return `Authorization failed (${error.code}): ${error.message}`;
+  }
 }
 
 /**
@@ -119,7 +137,8 @@ function transportMessage(error: TransportError): string {
 /** One line for an HTTP status, with what to do about it; the status is said once. */
 function httpStatusMessage(error: TransportError): string {
   const status = error.status;
-  if (status === 401 || status === 403) return `The server rejected the credentials (HTTP ${status}); check --token`;
+  if (status === 401 || status === 403)
+    return `The server rejected the credentials (HTTP ${status}); check --token, or log in: mcp-tasks-polling-client login <url>`;
   if (/WebSocket upgrade/.test(error.message))
     return `${error.message}; is this a WebSocket endpoint? (a Streamable HTTP server takes an http:// URL)`;
   if (status === 426) return 'The server wants a WebSocket (HTTP 426 Upgrade Required): use a ws:// URL';

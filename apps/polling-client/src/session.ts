@@ -7,6 +7,7 @@ import { type InputHandlers, McpClient, type ServerConnection } from '@mcp-tasks
 import type { Implementation } from '@mcp-tasks/protocol';
 import { isProtocolError, TransportError } from '@mcp-tasks/protocol';
 import { answerFromFile, loadAnswers } from './answersFile.js';
+import { storedLoginFetch } from './authCommands.js';
 import { builtinSample } from './builtinSampler.js';
 import type { CommonOptions, RunOptions, ServerTarget } from './cliArgs.js';
 import { ConnectionError, UsageError } from './cliErrors.js';
@@ -51,7 +52,12 @@ export async function openSession(
   const journal = openJournal(options, server);
   const controller = new AbortController();
   const handlers = 'roots' in options ? inputHandlers(options, reporter, controller) : {};
-  const transport = await openTransport(server, { token: options.token, verbose: options.verbose });
+  // Without --token, a server the person logged in to gets the kept token (refreshed silently when it expires).
+  const fetch =
+    options.token === undefined && server.kind === 'url'
+      ? await storedLoginFetch(server.url, options.configDir)
+      : undefined;
+  const transport = await openTransport(server, { token: options.token, verbose: options.verbose, fetch });
   const client = new McpClient({
     transport,
     clientInfo: CLIENT_INFO,

@@ -67,3 +67,33 @@ it('the root "demo" script prints the demo in order and no build logs', { timeou
     ),
   ).toEqual([]);
 });
+
+it('A-S8: demo --auth logs alice in at a real authorization server, runs the demo, and bob cannot see her task', {
+  timeout: 120_000,
+}, async () => {
+  const demo = track(
+    spawn(process.execPath, [join(root, 'apps/polling-client/dist/demo.js'), '--auth'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const code = await demo.exited();
+  const out = demo.stdout();
+  expect(code, `${out}\n${demo.stderr()}`).toBe(0);
+  let rest = out;
+  for (const step of [
+    /Starting a real authorization server/,
+    /accepting only its tokens/,
+    /Logging in as alice/,
+    /Open this URL in a browser to log in/,
+    /logged in to http:\/\/127\.0\.0\.1:\d+\/mcp at http:\/\/127\.0\.0\.1:\d+ \(scope: deploy\)/,
+    /\] completed/,
+    /cancellation of task \S+ requested/,
+    /Logging in as bob/,
+    /does not know task/,
+    /bob could not see alice's task/,
+  ]) {
+    const at = rest.search(step);
+    expect(at, `${step} after what came before, in:\n${out}`).toBeGreaterThanOrEqual(0);
+    rest = rest.slice(at + 1);
+  }
+});

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { AUTH_OPTIONS, AUTH_USAGE, parseAuth } from './authOptions.js';
 import { EXECUTION_OPTIONS, EXECUTION_USAGE, type ExecutionCliOptions, parseExecution } from './executionCliOptions.js';
 import { LIMIT_OPTIONS, LIMITS_USAGE, parseLimits, type TransportLimits } from './limitOptions.js';
 import { LOG_LEVELS, type LogLevelName } from './logger.js';
@@ -27,7 +28,7 @@ export interface CliOptions {
    * `Authorization: Bearer <token>` with one of them; each token is its own principal (its own tasks).
    */
   readonly tokens: readonly string[];
-  /** `--auth-issuer`, `--auth-resource`, `--auth-jwks`: accept JWT access tokens from that issuer (http only). */
+  /** The `--auth-*` options: accept OAuth access tokens from that issuer (http only). */
   readonly auth?: OAuthOption | undefined;
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
@@ -64,9 +65,7 @@ Options:
                               tools to register (default all)
   --token TOKEN               require "Authorization: Bearer TOKEN" (http, ws); repeat it for
                               several principals, each seeing only its own tasks
-  --auth-issuer URL           accept JWT access tokens from this OAuth issuer (http); needs --auth-resource
-  --auth-resource URL         this server's public endpoint URL: the tokens' audience (RFC 8707)
-  --auth-jwks URL             the issuer's key set (default: from the issuer's metadata)
+${AUTH_USAGE}
   --console                   also serve the task console at /console/ (http, ws)
   --store memory|postgres://user:pass@host:port/db|embedded:DIR
                               where tasks live (default memory, or $MCP_TASKS_STORE);
@@ -93,9 +92,7 @@ const OPTIONS = {
   port: { type: 'string', default: '0' },
   tools: { type: 'string', default: 'all' },
   token: { type: 'string', multiple: true },
-  'auth-issuer': { type: 'string' },
-  'auth-resource': { type: 'string' },
-  'auth-jwks': { type: 'string' },
+  ...AUTH_OPTIONS,
   'log-level': { type: 'string', default: 'info' },
   console: { type: 'boolean', default: false },
   store: { type: 'string' },
@@ -215,7 +212,7 @@ export function parseCliOptions(
     port,
     tools: oneOf('tools', String(values.tools), TOOL_SETS),
     tokens,
-    auth: parseAuth(values, transport, tokens),
+    auth: parseAuth(values, { transport, tokens, env, fail: (message) => new UsageError(message) }),
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),
@@ -278,29 +275,4 @@ function parseMaxTasks(value: string | boolean | undefined): number {
     throw new UsageError(`--max-tasks-per-principal must be an integer from 1 to 10000000 (got "${text}")`);
   }
   return max;
-}
-
-function parseAuth(
-  values: Record<string, string | boolean | undefined>,
-  transport: TransportName,
-  tokens: readonly string[],
-): OAuthOption | undefined {
-  const issuer = values['auth-issuer'];
-  const resource = values['auth-resource'];
-  const jwks = values['auth-jwks'];
-  if (issuer === undefined && resource === undefined && jwks === undefined) return undefined;
-  if (typeof issuer !== 'string' || typeof resource !== 'string') {
-    throw new UsageError('--auth-issuer and --auth-resource go together');
-  }
-  if (transport !== 'http') throw new UsageError('--auth-issuer applies to --transport http only');
-  if (tokens.length > 0) throw new UsageError('--auth-issuer and --token are exclusive');
-  for (const [name, value] of [
-    ['auth-issuer', issuer],
-    ['auth-resource', resource],
-    ['auth-jwks', jwks],
-  ] as const) {
-    if (typeof value === 'string' && !URL.canParse(value))
-      throw new UsageError(`--${name} must be a URL (got "${value}")`);
-  }
-  return { issuer, resource, jwksUri: typeof jwks === 'string' ? jwks : undefined };
 }

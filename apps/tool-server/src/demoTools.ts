@@ -48,6 +48,8 @@ export function registerDemoTools(server: McpServer): void {
         environment: z.enum(['staging', 'production']).default('staging'),
       }),
       taskSupport: 'optional',
+      // Behind an authorization server (--auth-issuer) a rollout needs a token granting "deploy" (403 otherwise).
+      requiredScopes: ['deploy'],
       // Durable: the build and each rollout stage are steps, written to the task store as they complete. When the
       // instance running the task dies or is redeployed, or the confirmation waits long enough for the task to be
       // parked, a worker of any instance runs the handler again: completed steps and the answer are replayed, and

@@ -2,6 +2,7 @@
 import {
   bearerAuthenticate,
   bearerChallenge,
+  createIntrospectionVerifier,
   createJwtVerifier,
   resourceMetadataDocument,
   resourceMetadataUrl,
@@ -16,16 +17,37 @@ export interface OAuthOption {
   readonly resource: string;
   /** The issuer's key set; found through the issuer's metadata when absent. */
   readonly jwksUri?: string | undefined;
+  /** Check opaque tokens by RFC 7662 introspection at `endpoint`, as client `clientId`, instead of as JWTs. */
+  readonly introspection?:
+    | { readonly endpoint: string; readonly clientId: string; readonly clientSecret: string }
+    | undefined;
 }
 
-/** The `listen` options that make the HTTP endpoint a resource server: the hook, the challenge, the metadata. */
+/** The scopes the tool server's tools may require, published as `scopes_supported`. */
+export const TOOL_SERVER_SCOPES: readonly string[] = ['deploy'];
+
+/** The `listen` options that make the HTTP endpoint a resource server: the hook, the challenges, the metadata. */
 export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
-  const jwksUri = auth.jwksUri ?? (await discoverJwksUri(auth.issuer));
-  const verify = createJwtVerifier({ issuer: auth.issuer, audience: auth.resource, jwksUri });
+  const verify =
+    auth.introspection === undefined
+      ? createJwtVerifier({
+          issuer: auth.issuer,
+          audience: auth.resource,
+          jwksUri: auth.jwksUri ?? (await discoverJwksUri(auth.issuer)),
+        })
+      : createIntrospectionVerifier({
+          introspectionEndpoint: auth.introspection.endpoint,
+          issuer: auth.issuer,
+          audience: auth.resource,
+          clientId: auth.introspection.clientId,
+          clientSecret: auth.introspection.clientSecret,
+        });
   const metadataUrl = resourceMetadataUrl(auth.resource);
   return {
     authenticate: bearerAuthenticate({
       verify,
+      // A refused token is answered `error="invalid_token"` with the reason; no token gets the plain challenge.
+      resourceMetadataUrl: metadataUrl,
       onRejected: (error: unknown) =>
         logger.info(
           { transport: 'http', reason: error instanceof Error ? error.message : String(error) },
@@ -33,10 +55,13 @@ export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
         ),
     }),
     wwwAuthenticate: bearerChallenge({ resourceMetadataUrl: metadataUrl }),
+    insufficientScopeChallenge: (scope: string) =>
+      bearerChallenge({ resourceMetadataUrl: metadataUrl, error: 'insufficient_scope', scope }),
     documents: {
       [metadataUrl.pathname]: resourceMetadataDocument({
         resource: auth.resource,
         authorizationServers: [auth.issuer],
+        scopesSupported: TOOL_SERVER_SCOPES,
       }),
     },
   };

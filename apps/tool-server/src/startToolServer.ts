@@ -108,7 +108,11 @@ function serve(
     return { url: undefined, ended: new Promise(() => undefined), close: async () => undefined };
   // Every transport serves the logged handler; HTTP also checks Mcp-Param-* headers against the server's tools.
   const handle = logRequests(server.handle, logger);
-  const endpoint = { handle, toolParamHeaders: server.toolParamHeaders };
+  const endpoint = {
+    handle,
+    toolParamHeaders: server.toolParamHeaders,
+    toolRequiredScopes: server.toolRequiredScopes,
+  };
   if (transport === 'stdio') return serveStdio(handle, logger, options.limits);
   if (options.console === true) return serveWithConsole(endpoint, { ...options, transport }, logger);
   return transport === 'ws' ? serveWs(handle, options, logger) : serveHttp(endpoint, options, logger);

@@ -57,7 +57,7 @@ describe('parseCliOptions', () => {
     [['--transport', 'stdio', '--console'], /--console applies to http and ws only/],
     [
       ['--bogus'],
-      /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --auth-issuer, --auth-resource, --auth-jwks, --log-level/,
+      /^unknown option --bogus; valid options: --transport, --host, --port, --tools, --token, --auth-issuer, --auth-resource, --auth-jwks, --auth-introspection, --auth-client-id, --log-level/,
     ],
     [['--transprot', 'ws'], /^unknown option --transprot \(did you mean --transport\?\); valid options: /],
     [['--log_level=debug'], /^unknown option --log_level \(did you mean --log-level\?\)/],
@@ -149,6 +149,18 @@ describe('--auth-issuer', () => {
     expect(() => parseCliOptions([...auth, '--transport', 'ws'], {})).toThrow(/http only/);
     expect(() => parseCliOptions(['--auth-issuer', 'nope', '--auth-resource', 'https://m/mcp'], {})).toThrow(
       /must be a URL/,
+    );
+  });
+
+  it('takes introspection with a client id and the secret from the environment only', () => {
+    const auth = ['--auth-issuer', 'https://id.example', '--auth-resource', 'https://mcp.example/mcp'];
+    const introspect = [...auth, '--auth-introspection', 'https://id.example/introspect', '--auth-client-id', 'rs'];
+    expect(parseCliOptions(introspect, { MCP_TASKS_AUTH_CLIENT_SECRET: 'shh' })).toMatchObject({
+      auth: { introspection: { endpoint: 'https://id.example/introspect', clientId: 'rs', clientSecret: 'shh' } },
+    });
+    expect(() => parseCliOptions(introspect, {})).toThrow(/MCP_TASKS_AUTH_CLIENT_SECRET/);
+    expect(() => parseCliOptions([...auth, '--auth-client-id', 'rs'], { MCP_TASKS_AUTH_CLIENT_SECRET: 's' })).toThrow(
+      /needs --auth-client-id/,
     );
   });
 });

@@ -1,4 +1,6 @@
-import type { VerifiedToken } from './jwtVerifier.js';
+import type { createIntrospectionVerifier } from './introspectionVerifier.js';
+import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
+import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
 
 /** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
 export type HeaderCarrier =
@@ -24,27 +26,60 @@ function authorizationOf(request: HeaderCarrier): string | undefined {
 
 /** Options of {@link bearerAuthenticate}. */
 export interface BearerAuthenticateOptions {
-  /** Verifies a presented access token (e.g. {@link createJwtVerifier}); rejects when it is not acceptable. */
+  /**
+   * Verifies a presented access token (e.g. {@link createJwtVerifier}, or {@link createIntrospectionVerifier} for
+   * opaque tokens); rejects when it is not acceptable.
+   */
   readonly verify: (token: string) => Promise<VerifiedToken>;
-  /** Told why a presented token was refused (the request still gets a plain 401). */
+  /** Told why a presented token was refused. */
   readonly onRejected?: ((error: unknown) => void) | undefined;
+  /**
+   * This resource's metadata URL ({@link resourceMetadataUrl}). When given, a presented token that is refused is
+   * answered 401 with `error="invalid_token"` and the reason as `error_description` (RFC 6750 section 3.1);
+   * without it, with the transport's plain challenge.
+   */
+  readonly resourceMetadataUrl?: string | URL | undefined;
+}
+
+/** A refused token, answered 401 with this challenge (the HTTP transports' `AuthenticationRefusal`). */
+export interface BearerRefusal {
+  /** The `WWW-Authenticate` value, `error="invalid_token"` with the reason. */
+  readonly challenge: string;
+}
+
+/** Who presented a valid token, as the HTTP transports' `authenticate` hook answers it. */
+export interface BearerIdentity {
+  /** The task-binding identity (issuer + subject). */
+  readonly principal: string;
+  /** The scopes the token grants; tools' required scopes are checked against them (403 `insufficient_scope`). */
+  readonly scopes: readonly string[];
 }
 
 /**
- * The HTTP transports' `authenticate` hook for bearer tokens: the principal (issuer + subject) of a valid token,
- * `undefined` (answered 401 with the configured challenge) for a missing or refused one.
+ * The HTTP transports' `authenticate` hook for bearer tokens: the principal (issuer + subject) and scopes of a
+ * valid token; `undefined` (answered 401 with the configured challenge) for a missing one, and for a refused one
+ * too unless `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why.
  */
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
-): (request: HeaderCarrier) => Promise<string | undefined> {
+): (request: HeaderCarrier) => Promise<BearerIdentity | BearerRefusal | undefined> {
   return async (request) => {
     const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '');
     if (match?.[1] === undefined) return undefined;
     try {
-      return (await options.verify(match[1])).principal;
+      const { principal, scopes } = await options.verify(match[1]);
+      return { principal, scopes };
     } catch (error) {
       options.onRejected?.(error);
-      return undefined;
+      if (options.resourceMetadataUrl === undefined) return undefined;
+      const reason = error instanceof TokenRejectedError ? error.message : 'The access token was refused';
+      return {
+        challenge: bearerChallenge({
+          resourceMetadataUrl: options.resourceMetadataUrl,
+          error: 'invalid_token',
+          errorDescription: reason,
+        }),
+      };
     }
   };
 }

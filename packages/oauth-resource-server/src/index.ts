@@ -1,10 +1,17 @@
 /**
- * @mcp-tasks/oauth-resource-server: MCP authorization for servers, RFC 9728 metadata, Bearer challenges, and JWT
- * access-token verification against the issuer's keys.
+ * @mcp-tasks/oauth-resource-server: MCP authorization for servers, RFC 9728 metadata, Bearer challenges, JWT
+ * access-token verification against the issuer's keys and RFC 7662 introspection of opaque tokens.
  *
  * @module @mcp-tasks/oauth-resource-server
  */
-export { type BearerAuthenticateOptions, bearerAuthenticate, type HeaderCarrier } from './bearerAuthenticate.js';
+export {
+  type BearerAuthenticateOptions,
+  type BearerIdentity,
+  type BearerRefusal,
+  bearerAuthenticate,
+  type HeaderCarrier,
+} from './bearerAuthenticate.js';
+export { createIntrospectionVerifier, type IntrospectionVerifierOptions } from './introspectionVerifier.js';
 export {
   createJwtVerifier,
   type JwtVerifierOptions,

@@ -45,7 +45,9 @@ export interface ChallengeOptions {
 
 /** The `WWW-Authenticate` value pointing clients at the metadata document (RFC 9728 section 5.1). */
 export function bearerChallenge(options: ChallengeOptions): string {
-  const quote = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
+  // A quoted-string (RFC 9110 section 5.6.4): backslash-escape `"` and `\`; a character no header may carry (a
+  // control character, or one beyond Latin-1, which node:http refuses) becomes a space.
+  const quote = (value: string) => `"${value.replace(/[^\x20-\x7e\x80-\xff]/g, ' ').replace(/["\\]/g, '\\$&')}"`;
   const params = [`resource_metadata=${quote(String(options.resourceMetadataUrl))}`];
   if (options.error !== undefined) params.push(`error=${quote(options.error)}`);
   if (options.errorDescription !== undefined) params.push(`error_description=${quote(options.errorDescription)}`);

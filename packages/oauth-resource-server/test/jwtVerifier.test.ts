@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerAuthenticate, createJwtVerifier, principalOf, TokenRejectedError } from '../src/index.js';
+import {
+  bearerAuthenticate,
+  bearerChallenge,
+  createJwtVerifier,
+  principalOf,
+  TokenRejectedError,
+} from '../src/index.js';
 
 const ISSUER = 'https://issuer.example';
 const AUDIENCE = 'https://mcp.example/mcp';
@@ -97,16 +103,45 @@ describe('createJwtVerifier', () => {
 });
 
 describe('bearerAuthenticate', () => {
-  it('maps a valid bearer token to its principal and anything else to undefined', async () => {
+  it('maps a valid bearer token to its principal and scopes, anything else to undefined', async () => {
     const rejected: unknown[] = [];
     const authenticate = bearerAuthenticate({ verify: verifier(), onRejected: (e) => rejected.push(e) });
     const token = await sign({});
-    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toBe(principalOf(ISSUER, 'alice'));
-    expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toBe(
-      principalOf(ISSUER, 'alice'),
+    const alice = { principal: principalOf(ISSUER, 'alice'), scopes: ['tasks:read'] };
+    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toEqual(alice);
+    expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toEqual(
+      alice,
     );
     expect(await authenticate({ headers: {} })).toBeUndefined();
     expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } })).toBeUndefined();
     expect(rejected).toHaveLength(1);
+  });
+
+  it('A-S4: with resourceMetadataUrl, a refused token is answered with error="invalid_token" and the reason', async () => {
+    const authenticate = bearerAuthenticate({
+      verify: verifier(),
+      resourceMetadataUrl: 'https://mcp.example/.well-known/oauth-protected-resource/mcp',
+    });
+    const token = await sign({ aud: 'https://other.example/mcp' });
+    expect(await authenticate({ headers: { authorization: `Bearer ${token}` } })).toEqual({
+      challenge:
+        'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", ' +
+        'error="invalid_token", error_description="The access token\'s \\"aud\\" claim is not accepted"',
+    });
+    // No token at all is not an invalid one: the transport's plain challenge applies.
+    expect(await authenticate({ headers: {} })).toBeUndefined();
+  });
+});
+
+describe('bearerChallenge', () => {
+  it('quotes what it is given, and never lets a character a header cannot carry through', () => {
+    const value = bearerChallenge({
+      resourceMetadataUrl: 'https://m/x',
+      error: 'invalid_token',
+      errorDescription: 'bad "token"\r\nSet-Cookie: x=1 \u2603',
+    });
+    expect(value).toBe(
+      'Bearer resource_metadata="https://m/x", error="invalid_token", error_description="bad \\"token\\"  Set-Cookie: x=1  "',
+    );
   });
 });

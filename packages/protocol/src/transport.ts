@@ -188,6 +188,12 @@ export interface ServerEndpoint {
    * unknown (the runtime then answers the call itself). Called once per `tools/call`, so it should be a lookup.
    */
   toolParamHeaders(toolName: string): readonly ParamHeader[];
+  /**
+   * The OAuth scopes a call of the tool named `toolName` needs; empty when it needs none or is unknown. An HTTP
+   * binding refuses a `tools/call` whose access token lacks one with 403 `insufficient_scope`. Optional: an
+   * endpoint without it has no per-tool scopes.
+   */
+  toolRequiredScopes?(toolName: string): readonly string[];
 }
 
 /** Options for one client request. */

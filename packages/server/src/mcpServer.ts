@@ -41,6 +41,8 @@ export type { CacheableMethod, CacheHint } from './serverRoutes.js';
 
 /** What {@link McpServer.toolParamHeaders} answers for a tool without `x-mcp-header` annotations. */
 const NO_PARAM_HEADERS: readonly ParamHeader[] = Object.freeze([]);
+/** What {@link McpServer.toolRequiredScopes} answers for a tool without required scopes. */
+const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /**
  * An MCP server: stateless 2026-07-28 with the complete Tasks extension, plus the stateful 2025-era protocol on
@@ -130,6 +132,15 @@ export class McpServer implements ServerEndpoint {
     });
     this.handle = this.handle.bind(this);
     this.toolParamHeaders = this.toolParamHeaders.bind(this);
+    this.toolRequiredScopes = this.toolRequiredScopes.bind(this);
+  }
+
+  /**
+   * The OAuth scopes a call of the tool named `toolName` needs (its `requiredScopes`); empty for a tool without
+   * them or an unknown tool. The HTTP transport refuses a call whose token lacks one with 403. Bound.
+   */
+  toolRequiredScopes(toolName: string): readonly string[] {
+    return this.#tools.get(toolName)?.definition.requiredScopes ?? NO_SCOPES;
   }
 
   /**

@@ -60,6 +60,13 @@ export interface ToolDefinition<S extends SchemaInput = SchemaInput> {
   /** @default 'forbidden' */
   readonly taskSupport?: TaskSupport;
   /**
+   * OAuth scopes a caller's access token must grant to call this tool. Over Streamable HTTP with an authentication
+   * hook that reports scopes (e.g. `bearerAuthenticate` of `@mcp-tasks/oauth-resource-server`), a call whose token
+   * lacks one is refused with 403 and a `WWW-Authenticate: Bearer error="insufficient_scope"` challenge naming
+   * them, before the tool runs or a task is created. @default none
+   */
+  readonly requiredScopes?: readonly string[];
+  /**
    * When the instance running this tool as a task dies (its lease is not renewed), another instance sharing the
    * store starts the handler again with the same arguments; each `ctx.elicit`/`sample`/`listRoots` it asks gets the
    * answer the task already has for the question asked at the same position. Only for handlers that are safe to
@@ -120,6 +127,8 @@ export type ArgumentsCheck =
   | { readonly ok: false; readonly message: string };
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** RFC 6749 section 3.3 `scope-token`: printable ASCII without space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 const EMPTY_OBJECT_SCHEMA: JsonObject = Object.freeze({ type: 'object', properties: {} });
 
 /** Builds a {@link RegisteredTool}; throws on an invalid name, empty description or bad `x-mcp-header`. */
@@ -132,6 +141,9 @@ export function registerTool(definition: ToolDefinition): RegisteredTool {
   const schema = definition.inputSchema;
   const inputSchema = schema === undefined ? EMPTY_OBJECT_SCHEMA : toWireSchema(schema);
   if (inputSchema.type !== 'object') throw new Error(`Tool ${definition.name}: inputSchema must have type "object"`);
+  const badScope = definition.requiredScopes?.find((scope) => !SCOPE_TOKEN.test(scope));
+  if (badScope !== undefined)
+    throw new Error(`Tool ${definition.name}: ${JSON.stringify(badScope)} is not an OAuth scope (RFC 6749 3.3)`);
   const wire = Object.freeze({
     name: definition.name,
     ...(definition.title === undefined ? {} : { title: definition.title }),

@@ -2,9 +2,15 @@ import { ErrorCode, type MessageHandler, type ServerEndpoint } from '@mcp-tasks/
 import type { HeaderLookup } from './checkParamHeaders.js';
 import type { OpenResponse } from './exchange.js';
 import { FetchResponseSink, toResponse } from './fetchResponseSink.js';
-import { type AuthenticateRequest, HttpBinding, type HttpBindingOptions } from './httpBinding.js';
+import {
+  type AuthenticateRequest,
+  type AuthenticationResult,
+  HttpBinding,
+  type HttpBindingOptions,
+} from './httpBinding.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { readRequestBody } from './readRequestBody.js';
+import type { AuthenticatedPrincipal } from './scopeCheck.js';
 
 /** Options of {@link createFetchHandler}. */
 export interface FetchHandlerOptions extends HttpBindingOptions {
@@ -84,10 +90,12 @@ export function createFetchHandler(
     // Without an `authenticate` hook nothing is awaited here: an async call and its microtask turns per request
     // bought nothing.
     let authenticated: string | undefined;
+    let scopes: readonly string[] | undefined;
     if (authenticate !== undefined) {
-      const principal = await principalOf(binding, request, authenticate);
-      if (typeof principal !== 'string') return principal;
-      authenticated = principal;
+      const who = await principalOf(binding, request, authenticate);
+      if (who instanceof Response) return who;
+      authenticated = who.principal;
+      scopes = who.scopes;
     }
     // A GET or DELETE that passed the screen names a session; it has no body to read.
     if (request.method !== 'POST') {
@@ -107,7 +115,7 @@ export function createFetchHandler(
     const message = decoded.message;
 
     const sink = new FetchResponseSink();
-    return respond(request, sink, binding.dispatch(message, header, sink, authenticated));
+    return respond(request, sink, binding.dispatch(message, header, sink, authenticated, scopes));
   };
   return Object.assign(handler, { close: () => binding.close() });
 }
@@ -117,12 +125,13 @@ async function principalOf(
   binding: HttpBinding,
   request: Request,
   authenticate: AuthenticateRequest<Request>,
-): Promise<string | Response> {
-  let principal: string | null | undefined;
+): Promise<AuthenticatedPrincipal | Response> {
+  let result: AuthenticationResult;
   try {
-    principal = await authenticate(request);
+    result = await authenticate(request);
   } catch {
     return toResponse(binding.authFailed);
   }
-  return principal === null || principal === undefined ? toResponse(binding.unauthorized) : principal;
+  const who = binding.authenticated(result);
+  return 'status' in who ? toResponse(who) : who;
 }

@@ -12,7 +12,14 @@ export {
   type FetchHandlerOptions,
 } from './createFetchHandler.js';
 export { HTTP_SESSION_DEFAULTS, type HttpSessionOptions } from './era-2025/index.js';
-export type { AuthenticateRequest, HttpBindingOptions, OriginGuardOptions } from './httpBinding.js';
+export type {
+  AuthenticateRequest,
+  AuthenticationRefusal,
+  AuthenticationResult,
+  HttpBindingOptions,
+  OriginGuardOptions,
+} from './httpBinding.js';
 export { httpStatusForError } from './httpStatus.js';
 export { mcpNameField } from './routingHeaders.js';
+export type { AuthenticatedPrincipal, RequiredScopesLookup, ScopeChallenge } from './scopeCheck.js';
 export { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';

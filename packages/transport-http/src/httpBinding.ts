@@ -6,6 +6,13 @@ import { Exchange, type ExchangeOptions, type OpenResponse } from './exchange.js
 import { errorReply, type HttpReply } from './httpReply.js';
 import type { ResponseSink } from './responseSink.js';
 import { runHandler } from './runHandler.js';
+import {
+  type AuthenticatedPrincipal,
+  defaultScopeChallenge,
+  type RequiredScopesLookup,
+  refuseMissingScopes,
+  type ScopeChallenge,
+} from './scopeCheck.js';
 import { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
@@ -22,6 +29,12 @@ export interface HttpBindingOptions extends OriginGuardOptions {
   readonly dnsRebindingProtection?: boolean;
   /** The `WWW-Authenticate` value sent with 401. Default `Bearer`. */
   readonly wwwAuthenticate?: string;
+  /**
+   * The `WWW-Authenticate` value sent with 403 when a token lacks a tool's required scopes, given the scopes the
+   * request needs (space-separated); e.g. `bearerChallenge` of `@mcp-tasks/oauth-resource-server` with
+   * `error: 'insufficient_scope'`. Default `Bearer error="insufficient_scope", scope="..."`.
+   */
+  readonly insufficientScopeChallenge?: ScopeChallenge;
   /** Interval of `:` keep-alive comments on SSE responses (listen streams). 0 disables. Default 15000. */
   readonly keepAliveIntervalMs?: number;
   /** An SSE response whose unsent backlog exceeds this many bytes is dropped as a slow reader. Default 8 MiB. */
@@ -37,10 +50,26 @@ export interface HttpBindingOptions extends OriginGuardOptions {
 }
 
 /**
- * Turns a request (a fetch `Request`, or a node `IncomingMessage`) into the principal its tasks are bound to;
- * `null`/`undefined` means "not authenticated".
+ * How an authentication hook refuses a request with a challenge of its own, e.g. `Bearer error="invalid_token"` for
+ * a presented token that was refused (RFC 6750 section 3.1); the request is answered 401 with it.
  */
-export type AuthenticateRequest<R> = (request: R) => string | null | undefined | Promise<string | null | undefined>;
+export interface AuthenticationRefusal {
+  /** The `WWW-Authenticate` value of the 401. */
+  readonly challenge: string;
+}
+
+/**
+ * What an authentication hook answers: a principal, a principal with its token's scopes, a refusal with its own
+ * challenge, or none (401 with the configured `wwwAuthenticate`).
+ */
+export type AuthenticationResult = string | AuthenticatedPrincipal | AuthenticationRefusal | null | undefined;
+
+/**
+ * Turns a request (a fetch `Request`, or a node `IncomingMessage`) into the principal its tasks are bound to, with
+ * the scopes its token grants when known (see {@link AuthenticatedPrincipal}); `null`/`undefined` means "not
+ * authenticated".
+ */
+export type AuthenticateRequest<R> = (request: R) => AuthenticationResult | Promise<AuthenticationResult>;
 
 /** What the binding knows about an inbound request before its body: enough for the method and origin checks. */
 export interface RequestHead {
@@ -70,8 +99,9 @@ const NO_PARAM_HEADERS: ParamHeaderLookup = () => [];
  * 2. the front's authentication hook: {@link HttpBinding.unauthorized} (401) or {@link HttpBinding.authFailed} (500);
  * 3. the body, at most {@link HttpBinding.maxBodyBytes} ({@link HttpBinding.tooLarge}, 413);
  * 4. {@link HttpBinding.decode}: invalid UTF-8 or JSON gets 400/-32700 without an id, too deep a message 400/-32602;
- * 5. {@link HttpBinding.dispatch}: a 2025-era message of a session (or a 2025-era `initialize`) goes to its
- *    session, without the 2026-07-28 header checks; everything else: routing and `Mcp-Param-*` headers
+ * 5. {@link HttpBinding.dispatch}: a `tools/call` whose token lacks the tool's required scopes gets 403 with an
+ *    `insufficient_scope` challenge (both eras); a 2025-era message of a session (or a 2025-era `initialize`) goes
+ *    to its session, without the 2026-07-28 header checks; everything else: routing and `Mcp-Param-*` headers
  *    (400/-32020), then the runtime.
  */
 export class HttpBinding {
@@ -85,6 +115,8 @@ export class HttpBinding {
   readonly authFailed: HttpReply = errorReply(500, ErrorCode.InternalError, 'Authentication failed');
   readonly #handle: MessageHandler;
   readonly #paramHeaders: ParamHeaderLookup;
+  readonly #requiredScopes: RequiredScopesLookup | undefined;
+  readonly #scopeChallenge: ScopeChallenge;
   readonly #exchangeOptions: ExchangeOptions;
   readonly #originCheck: ReturnType<typeof createOriginCheck> | undefined;
   readonly #methodNotAllowed = errorReply(
@@ -105,7 +137,10 @@ export class HttpBinding {
     } else {
       this.#handle = endpoint.handle;
       this.#paramHeaders = (name) => endpoint.toolParamHeaders(name);
+      const required = endpoint.toolRequiredScopes;
+      if (required !== undefined) this.#requiredScopes = (name) => required.call(endpoint, name);
     }
+    this.#scopeChallenge = options.insufficientScopeChallenge ?? defaultScopeChallenge;
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.#maxDepth = options.maxDepth;
     this.tooLarge = errorReply(
@@ -149,6 +184,17 @@ export class HttpBinding {
       localAddress: head.localAddress,
     };
     return check(input) ? undefined : this.#forbidden;
+  }
+
+  /** The hook's answer as the request's principal, or the 401 to send: the configured challenge, or the hook's own. */
+  authenticated(result: AuthenticationResult): AuthenticatedPrincipal | HttpReply {
+    if (result === null || result === undefined) return this.unauthorized;
+    if (typeof result === 'string') return { principal: result };
+    if ('challenge' in result)
+      return errorReply(401, ErrorCode.InvalidRequest, 'Unauthorized', undefined, {
+        'www-authenticate': result.challenge,
+      });
+    return result;
   }
 
   /** A GET or DELETE with `Mcp-Session-Id` is a session's business; without one it gets 405 as ever. */
@@ -197,8 +243,19 @@ export class HttpBinding {
    * headers and hands it to the runtime. Returns the reply to write (a rejection, or 202 for a POSTed response), or
    * the {@link OpenResponse} now writing the runtime's answer into `sink`: the front must call its `close` when the
    * client goes away. Never throws; a runtime that rejects or answers a request with nothing is answered -32603.
+   * `scopes` are the ones the request's token grants (undefined: not known, so required scopes are not checked).
    */
-  dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | OpenResponse {
+  dispatch(
+    message: unknown,
+    header: HeaderLookup,
+    sink: ResponseSink,
+    principal?: string,
+    scopes?: readonly string[],
+  ): HttpReply | OpenResponse {
+    if (scopes !== undefined && this.#requiredScopes !== undefined) {
+      const refused = refuseMissingScopes(message, scopes, this.#requiredScopes, this.#scopeChallenge);
+      if (refused !== undefined) return refused;
+    }
     // The era is decided here, once: a 2026-07-28 message never enters the 2025-era session router.
     if (this.#router !== undefined && isLegacyEra(message, header)) {
       const routed = this.#router.post(message, header, sink, principal);

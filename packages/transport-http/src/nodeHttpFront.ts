@@ -8,6 +8,7 @@ import type { Authenticate, HttpHandlerOptions } from './httpHandlerOptions.js';
 import { errorReply, type HttpReply } from './httpReply.js';
 import { NodeResponseSink, writeReply } from './nodeResponseSink.js';
 import { type ReadBodyLimits, readBody } from './readBody.js';
+import type { AuthenticatedPrincipal } from './scopeCheck.js';
 
 /** Bytes of an over-size body read and dropped so the client reads the 413 rather than a connection reset. */
 const DRAIN_BYTES = 16 * 1024 * 1024;
@@ -64,42 +65,52 @@ export class NodeHttpFront {
     else sink.closeWith(outcome);
   }
 
-  #dispatch(message: unknown, res: ServerResponse, header: HeaderLookup, principal?: string): void {
+  #dispatch(message: unknown, res: ServerResponse, header: HeaderLookup, who?: AuthenticatedPrincipal): void {
     const sink = new NodeResponseSink(res);
-    this.#write(res, sink, this.#binding.dispatch(message, header, sink, principal));
+    this.#write(res, sink, this.#binding.dispatch(message, header, sink, who?.principal, who?.scopes));
   }
 
-  #parseAndDispatch(body: Uint8Array | string, res: ServerResponse, header: HeaderLookup, principal?: string): void {
+  #parseAndDispatch(
+    body: Uint8Array | string,
+    res: ServerResponse,
+    header: HeaderLookup,
+    who?: AuthenticatedPrincipal,
+  ): void {
     const decoded = this.#binding.decode(body);
     if ('reply' in decoded) writeReply(res, decoded.reply);
-    else this.#dispatch(decoded.message, res, header, principal);
+    else this.#dispatch(decoded.message, res, header, who);
   }
 
-  #readThenDispatch(req: IncomingMessage, res: ServerResponse, header: HeaderLookup, principal?: string): void {
+  #readThenDispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    header: HeaderLookup,
+    who?: AuthenticatedPrincipal,
+  ): void {
     readBody(req, this.#limits, (body) => {
       if (body === 'too_large') writeReply(res, req.complete ? this.#tooLargeDrained : this.#binding.tooLarge);
       else if (body === 'timeout') writeReply(res, this.#timedOut);
-      else if (body !== 'aborted') this.#parseAndDispatch(body, res, header, principal);
+      else if (body !== 'aborted') this.#parseAndDispatch(body, res, header, who);
     });
   }
 
-  #receive(req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, principal?: string): void {
+  #receive(req: MaybeParsedRequest, res: ServerResponse, header: HeaderLookup, who?: AuthenticatedPrincipal): void {
     // A GET or DELETE that passed the screen names a session; it has no body to read.
     if (req.method !== 'POST') {
       const sink = new NodeResponseSink(res);
-      this.#write(res, sink, this.#binding.dispatchBodiless(req.method ?? 'GET', header, sink, principal));
+      this.#write(res, sink, this.#binding.dispatchBodiless(req.method ?? 'GET', header, sink, who?.principal));
       return;
     }
     const parsed = req.body;
     // Mounted behind a body parser: take its result and never read the stream twice.
-    if (typeof parsed === 'string') this.#parseAndDispatch(parsed, res, header, principal);
-    else if (Buffer.isBuffer(parsed)) this.#parseAndDispatch(parsed, res, header, principal);
-    else if (parsed !== undefined) this.#dispatch(parsed, res, header, principal);
-    else if (req.readableEnded) this.#parseAndDispatch('', res, header, principal);
+    if (typeof parsed === 'string') this.#parseAndDispatch(parsed, res, header, who);
+    else if (Buffer.isBuffer(parsed)) this.#parseAndDispatch(parsed, res, header, who);
+    else if (parsed !== undefined) this.#dispatch(parsed, res, header, who);
+    else if (req.readableEnded) this.#parseAndDispatch('', res, header, who);
     // A declared length past what is worth draining is refused at once, closing the connection.
     else if (Number(header('content-length')) > this.#limits.maxBytes + this.#limits.drainBytes) {
       writeReply(res, this.#binding.tooLarge);
-    } else this.#readThenDispatch(req, res, header, principal);
+    } else this.#readThenDispatch(req, res, header, who);
   }
 
   #authenticateThenReceive(
@@ -116,9 +127,10 @@ export class NodeHttpFront {
       failed();
       return;
     }
-    Promise.resolve(pending).then((principal) => {
-      if (principal === null || principal === undefined) writeReply(res, this.#binding.unauthorized);
-      else this.#receive(req, res, header, principal);
+    Promise.resolve(pending).then((result) => {
+      const who = this.#binding.authenticated(result);
+      if ('status' in who) writeReply(res, who);
+      else this.#receive(req, res, header, who);
     }, failed);
   }
 }

@@ -10,12 +10,13 @@ export const TOOL_SERVER_MAIN = fileURLToPath(new URL('../../../../apps/tool-ser
 export type ToolSet = 'demo' | 'conformance' | 'all';
 
 /** argv for `node` that starts the tool server with the given transport. */
-export function toolServerArgs(transport: 'stdio' | 'http', tools: ToolSet): string[] {
+export function toolServerArgs(transport: 'stdio' | 'http', tools: ToolSet, extra: readonly string[] = []): string[] {
   if (!existsSync(TOOL_SERVER_MAIN)) {
     throw new Error(`${TOOL_SERVER_MAIN} is missing: build apps/tool-server first (pnpm -F ./apps/tool-server build)`);
   }
-  const network = transport === 'http' ? ['--host', '127.0.0.1', '--port', '0'] : [];
-  return [TOOL_SERVER_MAIN, '--transport', transport, ...network, '--tools', tools, '--log-level', 'warn'];
+  const port = extra.includes('--port') ? [] : ['--port', '0'];
+  const network = transport === 'http' ? ['--host', '127.0.0.1', ...port] : [];
+  return [TOOL_SERVER_MAIN, '--transport', transport, ...network, '--tools', tools, '--log-level', 'warn', ...extra];
 }
 
 export interface RunningHttpServer {
@@ -28,11 +29,15 @@ export interface RunningHttpServer {
 const URL_PATTERN = /https?:\/\/(?:127\.0\.0\.1|localhost):\d+\S*/;
 
 /**
- * Starts the tool server over Streamable HTTP on 127.0.0.1 with an OS-chosen port, and resolves once it has
- * printed its URL on stderr. Rejects if the process exits first or no URL appears before `deadlineMs`.
+ * Starts the tool server over Streamable HTTP on 127.0.0.1 with an OS-chosen port (unless `extra` names a `--port`),
+ * and resolves once it has printed its URL on stderr. Rejects if the process exits first or no URL appears before `deadlineMs`.
  */
-export function startToolServerHttp(tools: ToolSet, deadlineMs = 10_000): Promise<RunningHttpServer> {
-  const child = spawn(process.execPath, toolServerArgs('http', tools), { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startToolServerHttp(
+  tools: ToolSet,
+  deadlineMs = 10_000,
+  extra: readonly string[] = [],
+): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, toolServerArgs('http', tools, extra), { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
   return new Promise((resolve, reject) => {
