@@ -125,8 +125,9 @@ function executionOf(cli: ExecutionCliOptions | undefined, logger: Logger): Exec
     ...(cli?.parkAfterMs === undefined ? {} : { parkAfterMs: cli.parkAfterMs }),
     ...(cli?.concurrency === undefined ? {} : { concurrency: cli.concurrency }),
     onEvent: (event) => {
-      if (event.type === 'retry') logger.warn(event, `step ${event.step} of task ${event.taskId} will be retried`);
-      else logger.info(event, `task ${event.taskId}: ${event.type}`);
+      if (event.type === 'retry')
+        logger.warn({ ...event }, `step ${event.step} of task ${event.taskId} will be retried`);
+      else logger.info({ ...event }, `task ${event.taskId}: ${event.type}`);
     },
   };
 }

@@ -11,7 +11,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type TransportResponse,
 } from '@mcp-tasks/protocol';
-import { InMemoryTaskStore, type TaskStore } from '@mcp-tasks/task-store';
+import type { TaskStore } from '@mcp-tasks/task-store';
 import { readEnvelope } from './envelope.js';
 import { createLegacyTaskRoutes, LegacyEra, toLegacyError } from './era-2025/index.js';
 import { methodNotFound, reportUnlessCancelled, toWireError } from './errors.js';
@@ -29,7 +29,7 @@ import {
   type ResourceTemplateDefinition,
   registerTemplate,
 } from './resourceRegistry.js';
-import { resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
+import { defaultTaskStore, resolveTaskOptions, SERVER_DEFAULTS } from './serverDefaults.js';
 import { stampServerInfo } from './serverInfoStamp.js';
 import { buildRoutes, type Route, type RouteRequest } from './serverRoutes.js';
 import { legacyOwnerOf, ownerOf } from './taskOwners.js';
@@ -82,12 +82,7 @@ export class McpServer implements ServerEndpoint {
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     const tasks = resolveTaskOptions(options);
     const pageSize = options.pageSize ?? SERVER_DEFAULTS.pageSize;
-    this.#store =
-      options.taskStore ??
-      new InMemoryTaskStore({
-        maxTasksPerOwner: tasks.maxTasksPerPrincipal,
-        maxFinishedTasksPerOwner: tasks.maxFinishedTasksPerPrincipal,
-      });
+    this.#store = options.taskStore ?? defaultTaskStore(tasks);
     this.#report = options.onError ?? ((error) => console.error('McpServer:', error));
     this.#signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs);
     const taskShape = {
@@ -112,7 +107,7 @@ export class McpServer implements ServerEndpoint {
       tasks: this.#tasks,
       hub: this.#hub,
       serverMeta: this.#serverMeta,
-      supportedVersions: this.#supportedVersions(),
+      supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
       instructions: options.instructions,
       pageSize,
       cacheHints: options.cacheHints,
@@ -260,8 +255,8 @@ export class McpServer implements ServerEndpoint {
     if (inbound.kind !== 'request') return undefined;
     try {
       if (this.#closed) throw new ProtocolError(ErrorCode.InternalError, 'Server is closed');
-      if (inbound.method === 'initialize') throw refuseInitialize(inbound.params, this.#supportedVersions());
-      const envelope = readEnvelope(inbound.params, this.#supportedVersions());
+      if (inbound.method === 'initialize') throw refuseInitialize(inbound.params, SUPPORTED_PROTOCOL_VERSIONS);
+      const envelope = readEnvelope(inbound.params, SUPPORTED_PROTOCOL_VERSIONS);
       const owner = ownerOf(context);
       const { id, method, params } = inbound;
       const result = await this.#dispatch(method, { id, params, envelope, context, owner });
@@ -291,10 +286,6 @@ export class McpServer implements ServerEndpoint {
       }
     })();
     return this.#closing;
-  }
-
-  #supportedVersions(): readonly string[] {
-    return SUPPORTED_PROTOCOL_VERSIONS;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createTaskIdGenerator } from '@mcp-tasks/task-store';
+import { createTaskIdGenerator, InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { EXECUTION_DEFAULTS } from './executionOptions.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 
@@ -51,4 +51,12 @@ export function resolveTaskOptions(options: McpServerOptions): ResolvedTaskOptio
     workerId: tasks?.workerId ?? `worker-${createTaskIdGenerator()().slice(0, 12)}`,
     maxTaskIdsPerListen: Math.max(1, tasks?.maxTaskIdsPerListen ?? d.maxTaskIdsPerListen),
   };
+}
+
+/** The store of a server given none: in memory, bounded per principal by the resolved task limits. */
+export function defaultTaskStore(tasks: ResolvedTaskOptions): InMemoryTaskStore {
+  return new InMemoryTaskStore({
+    maxTasksPerOwner: tasks.maxTasksPerPrincipal,
+    maxFinishedTasksPerOwner: tasks.maxFinishedTasksPerPrincipal,
+  });
 }
