@@ -103,7 +103,7 @@ async function startServers(auth: boolean): Promise<Servers> {
 }
 
 async function deployStep(client: (...args: string[]) => string[]): Promise<string> {
-  say('1/2  deploy_service: builds, asks for confirmation (answered from demo/answers.json), rolls out');
+  say('1/3  deploy_service: builds, asks for confirmation (answered from demo/answers.json), rolls out, in steps');
   const deploy = start(
     client('call', 'deploy_service', '--args', '{"service":"web","version":"1.4.0"}', '--answers', ANSWERS),
   );
@@ -119,8 +119,26 @@ async function deployStep(client: (...args: string[]) => string[]): Promise<stri
   return deploy.output().match(/^task (\S+) created$/m)?.[1] ?? '';
 }
 
+async function migrateStep(client: (...args: string[]) => string[]): Promise<void> {
+  say("2/3  migrate_database: durable steps; table 2's lock is busy once, so its step is retried in run 2");
+  const migrate = start(
+    client('call', 'migrate_database', '--args', '{"database":"shop","tables":3,"tableMegabytes":1}'),
+  );
+  expect((await migrate.exited) === 0, 'the migration did not complete (exit code ≠ 0)');
+  let rest = migrate.output();
+  for (const state of [
+    /step done: snapshot/,
+    /run 2 of the task's work started/,
+    /step done: migrate table 2 \(run 2\)/,
+  ]) {
+    const at = rest.search(state);
+    expect(at >= 0, `the migration never showed ${state} at this point`);
+    rest = rest.slice(at + 1);
+  }
+}
+
 async function cancelStep(client: (...args: string[]) => string[]): Promise<void> {
-  say('2/2  checksum_data over 4 GiB, interrupted with Ctrl-C (SIGINT) once it is under way');
+  say('3/3  checksum_data over 4 GiB, interrupted with Ctrl-C (SIGINT) once it is under way');
   const long = start(client('call', 'checksum_data', '--args', '{"megabytes":4096}'));
   // Let a few status updates go by so there is something to watch before the interrupt.
   await long.seen(/(\] working: hashing: \d+[^\n]*\n[\s\S]*){3}/);
@@ -155,12 +173,13 @@ async function main(): Promise<void> {
       expect(code === 0, 'the login as alice failed');
     }
     const deployed = await deployStep(client('alice'));
+    await migrateStep(client('alice'));
     await cancelStep(client('alice'));
     if (harness !== undefined) await bobStep(harness, servers.url, deployed, as, client('bob'));
     say('Stopping the tool server.');
     await servers.stop();
     say(
-      `Demo finished: one completed task with an answered form, one cancelled task${auth ? "; bob could not see alice's task" : ''}.`,
+      `Demo finished: one completed task with an answered form, one with a retried step, one cancelled task${auth ? "; bob could not see alice's task" : ''}.`,
     );
   } finally {
     await servers.stop();

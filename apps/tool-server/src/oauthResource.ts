@@ -46,6 +46,7 @@ export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
   return {
     authenticate: bearerAuthenticate({
       verify,
+      resource: auth.resource,
       // A refused token is answered `error="invalid_token"` with the reason; no token gets the plain challenge.
       resourceMetadataUrl: metadataUrl,
       onRejected: (error: unknown) =>

@@ -1,9 +1,10 @@
+import { DpopReplayGuard, verifyDpopProof } from './dpopProof.js';
 import type { createIntrospectionVerifier } from './introspectionVerifier.js';
 import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
 
 /** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
-export type HeaderCarrier =
+export type HeaderCarrier = (
   | {
       /** A Fetch `Request`'s headers. */
       readonly headers: {
@@ -14,14 +15,29 @@ export type HeaderCarrier =
   | {
       /** node's `IncomingMessage` headers, by lower-case name. */
       readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-    };
+    }
+) & {
+  /** The request's method (checked against a DPoP proof's `htm`). */
+  readonly method?: string | undefined;
+  /** Its URL: absolute (Fetch) or the path (node; the `Host` header completes it), for a DPoP proof's `htu`. */
+  readonly url?: string | undefined;
+};
 
-function authorizationOf(request: HeaderCarrier): string | undefined {
+function headerOf(request: HeaderCarrier, name: string): string | undefined {
   const headers = request.headers;
   if (typeof headers.get === 'function')
-    return (headers as { get(name: string): string | null }).get('authorization') ?? undefined;
-  const value = (headers as Record<string, string | string[] | undefined>).authorization;
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The URLs a DPoP proof of `request` may name: the request's own, and the resource's canonical identifier. */
+function requestUrls(request: HeaderCarrier, resource: string | undefined): string[] {
+  const urls = resource === undefined ? [] : [resource];
+  const url = request.url ?? '';
+  if (/^https?:\/\//.test(url)) urls.push(url);
+  else if (url.startsWith('/')) urls.push(`http://${headerOf(request, 'host') ?? ''}${url}`);
+  return urls;
 }
 
 /** Options of {@link bearerAuthenticate}. */
@@ -39,6 +55,11 @@ export interface BearerAuthenticateOptions {
    * without it, with the transport's plain challenge.
    */
   readonly resourceMetadataUrl?: string | URL | undefined;
+  /**
+   * This resource's identifier (its canonical URL): a DPoP proof's `htu` may name it (besides the request's own URL,
+   * which behind a proxy may differ). DPoP-bound tokens (`cnf.jkt`) are accepted with the `DPoP` scheme only.
+   */
+  readonly resource?: string | URL | undefined;
 }
 
 /** A refused token, answered 401 with this challenge (the HTTP transports' `AuthenticationRefusal`). */
@@ -63,12 +84,23 @@ export interface BearerIdentity {
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
 ): (request: HeaderCarrier) => Promise<BearerIdentity | BearerRefusal | undefined> {
+  const replays = new DpopReplayGuard();
   return async (request) => {
-    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '');
-    if (match?.[1] === undefined) return undefined;
+    const match = /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(headerOf(request, 'authorization') ?? '');
+    if (match?.[2] === undefined) return undefined;
+    const token = match[2];
     try {
-      const { principal, scopes } = await options.verify(match[1]);
-      return { principal, scopes };
+      const verified = await options.verify(token);
+      const jkt = (verified.claims.cnf as { jkt?: unknown } | undefined)?.jkt;
+      if (typeof jkt === 'string') {
+        // A DPoP-bound token proves possession of its key on every request (RFC 9449 section 7.1).
+        if (match[1]?.toLowerCase() !== 'dpop') throw new TokenRejectedError('The access token is DPoP-bound');
+        const proof = headerOf(request, 'dpop');
+        if (proof === undefined) throw new TokenRejectedError('The DPoP proof header is missing');
+        const urls = requestUrls(request, options.resource === undefined ? undefined : String(options.resource));
+        await verifyDpopProof({ proof, method: request.method ?? 'POST', urls, accessToken: token, jkt }, replays);
+      }
+      return { principal: verified.principal, scopes: verified.scopes };
     } catch (error) {
       options.onRejected?.(error);
       if (options.resourceMetadataUrl === undefined) return undefined;
