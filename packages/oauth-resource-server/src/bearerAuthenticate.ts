@@ -2,7 +2,10 @@ import type { createIntrospectionVerifier } from './introspectionVerifier.js';
 import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
 
-/** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
+/**
+ * A request as the transports hand it to `authenticate`: node's `IncomingMessage` (node:http front, WebSocket
+ * upgrade) or a Fetch `Request`.
+ */
 export type HeaderCarrier =
   | {
       /** A Fetch `Request`'s headers. */
@@ -41,13 +44,13 @@ export interface BearerAuthenticateOptions {
   readonly resourceMetadataUrl?: string | URL | undefined;
 }
 
-/** A refused token, answered 401 with this challenge (the HTTP transports' `AuthenticationRefusal`). */
+/** A refused token, answered 401 with this challenge (the transports' `AuthenticationRefusal`). */
 export interface BearerRefusal {
   /** The `WWW-Authenticate` value, `error="invalid_token"` with the reason. */
   readonly challenge: string;
 }
 
-/** Who presented a valid token, as the HTTP transports' `authenticate` hook answers it. */
+/** Who presented a valid token, as the transports' `authenticate` hook answers it. */
 export interface BearerIdentity {
   /** The task-binding identity (issuer + subject). */
   readonly principal: string;
@@ -56,22 +59,24 @@ export interface BearerIdentity {
 }
 
 /**
- * The HTTP transports' `authenticate` hook for bearer tokens: the principal (issuer + subject) and scopes of a
- * valid token; `undefined` (answered 401 with the configured challenge) for a missing one, and for a refused one
- * too unless `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why.
+ * The `authenticate` hook of the HTTP transports and of the WebSocket binding's upgrade for bearer tokens: the
+ * principal (issuer + subject) and scopes of a valid token; `null` (refused with the transport's plain challenge:
+ * 401 on HTTP, a refused upgrade on WebSocket) for a missing one, and for a refused one too unless
+ * `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why. The token is the one passed as `token`
+ * (the WebSocket binding's, which may come from a browser's subprotocol entry), else the `Authorization` header's.
  */
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
-): (request: HeaderCarrier) => Promise<BearerIdentity | BearerRefusal | undefined> {
-  return async (request) => {
-    const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '');
-    if (match?.[1] === undefined) return undefined;
+): (request: HeaderCarrier, token?: string) => Promise<BearerIdentity | BearerRefusal | null> {
+  return async (request, token) => {
+    const presented = token ?? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '')?.[1];
+    if (presented === undefined) return null;
     try {
-      const { principal, scopes } = await options.verify(match[1]);
+      const { principal, scopes } = await options.verify(presented);
       return { principal, scopes };
     } catch (error) {
       options.onRejected?.(error);
-      if (options.resourceMetadataUrl === undefined) return undefined;
+      if (options.resourceMetadataUrl === undefined) return null;
       const reason = error instanceof TokenRejectedError ? error.message : 'The access token was refused';
       return {
         challenge: bearerChallenge({
