@@ -28,7 +28,7 @@ export interface CliOptions {
    * `Authorization: Bearer <token>` with one of them; each token is its own principal (its own tasks).
    */
   readonly tokens: readonly string[];
-  /** The `--auth-*` options: accept OAuth access tokens from that issuer (http only). */
+  /** The `--auth-*` options: accept OAuth access tokens from that issuer (http, ws). */
   readonly auth?: OAuthOption | undefined;
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
