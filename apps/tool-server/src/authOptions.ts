@@ -32,6 +32,8 @@ export function parseAuth(
   context: {
     transport: string;
     tokens: readonly string[];
+    /** `--console`: its page cannot log in with OAuth, so the two do not go together. */
+    console: boolean;
     env: Readonly<Record<string, string | undefined>>;
     fail: (message: string) => Error;
   },
@@ -47,6 +49,8 @@ export function parseAuth(
   if (issuer === undefined || resource === undefined) throw fail('--auth-issuer and --auth-resource go together');
   if (context.transport === 'stdio') throw fail('--auth-issuer applies to --transport http and ws only');
   if (context.tokens.length > 0) throw fail('--auth-issuer and --token are exclusive');
+  // Serving the console would serve its endpoint without the resource server's checks.
+  if (context.console) throw fail('--auth-issuer and --console are exclusive (the console cannot log in with OAuth)');
   for (const name of ['auth-issuer', 'auth-resource', 'auth-jwks', 'auth-introspection'] as const) {
     const value = text(name);
     if (value !== undefined && !URL.canParse(value)) throw fail(`--${name} must be a URL (got "${value}")`);

@@ -115,7 +115,11 @@ function serve(
     toolRequiredScopes: server.toolRequiredScopes,
   };
   if (transport === 'stdio') return serveStdio(handle, logger, options.limits);
-  if (options.console === true) return serveWithConsole(endpoint, { ...options, transport }, logger);
+  if (options.console === true) {
+    // The console's endpoint knows only static tokens: never serve it in place of the resource server's checks.
+    if (options.auth !== undefined) throw new Error('The console cannot be served with OAuth (--auth-issuer)');
+    return serveWithConsole(endpoint, { ...options, transport }, logger);
+  }
   return transport === 'ws' ? serveWs(endpoint, options, logger) : serveHttp(endpoint, options, logger);
 }
 
