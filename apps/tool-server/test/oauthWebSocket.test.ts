@@ -93,7 +93,13 @@ async function connect(token: string) {
     const id = send(method, params);
     return until(() => frames.find((f) => f.id === id && f.method === undefined));
   };
-  return { frames, send, rpc, until };
+  /** A 2025-era request: no `_meta` version, the socket is the session. */
+  const legacy = async (method: string, params: Record<string, unknown>) => {
+    const id = ++nextId;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return until(() => frames.find((f) => f.id === id && f.method === undefined));
+  };
+  return { frames, send, rpc, legacy, until };
 }
 
 describe('tool server --transport ws --auth-issuer against oidc-provider', () => {
@@ -164,5 +170,32 @@ describe('tool server --transport ws --auth-issuer against oidc-provider', () =>
       alice.frames.find((f) => f.method === 'notifications/tasks' && f.params?.status === 'cancelled'),
     );
     expect(bob.frames.some((f) => f.method === 'notifications/tasks')).toBe(false);
+  });
+
+  it('A-S8: 2025-era sockets too: another user’s session never reaches the task', async () => {
+    const open = async (user: 'alice' | 'bob') => {
+      const socket = await connect(await tokenOf(user));
+      const init = await socket.legacy('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: { tasks: {} },
+        clientInfo: { name: 't', version: '1' },
+      });
+      expect(init.result?.protocolVersion).toBe('2025-11-25');
+      socket.frames.length = 0;
+      return socket;
+    };
+    const alice = await open('alice');
+    const created = await alice.legacy('tools/call', {
+      name: 'count_steps',
+      arguments: { steps: 1000, intervalMs: 60_000 },
+      task: {},
+    });
+    const taskId = (created.result?.task as { taskId?: string } | undefined)?.taskId ?? '';
+    expect(taskId).not.toBe('');
+    const bob = await open('bob');
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel'])
+      expect((await bob.legacy(method, { taskId })).error?.code, method).toBe(-32602);
+    expect((await bob.legacy('tasks/list', {})).result?.tasks).toEqual([]);
+    expect((await alice.legacy('tasks/cancel', { taskId })).result?.status).toBe('cancelled');
   });
 });
