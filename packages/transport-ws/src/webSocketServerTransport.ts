@@ -11,7 +11,7 @@ import {
 } from '@mcp-tasks/transport-kit';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-import { answerPlainRequests } from './plainRequests.js';
+import { answerPlainRequests, pathnameOf } from './plainRequests.js';
 import { endpointParts, guardScopes } from './scopeGuard.js';
 import { MCP_SUBPROTOCOL } from './subprotocol.js';
 import { type AcceptedUpgrade, authenticateUpgrade } from './upgradeAuthentication.js';
@@ -163,8 +163,7 @@ export class WebSocketServerTransport {
   }
 
   readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== this.#path) {
+    if (pathnameOf(request.url) !== this.#path) {
       // Another upgrade listener on a shared server may own this path.
       if (this.#ownsServer || this.#server.listenerCount('upgrade') === 1) refuseUpgrade(socket, 404, 'Not Found');
       return;

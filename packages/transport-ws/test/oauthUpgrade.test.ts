@@ -3,6 +3,7 @@
  * own challenge, null), the RFC 9728 document on the same port, and tools' required scopes on `tools/call`.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocketServerTransport } from '../src/webSocketServerTransport.js';
@@ -159,5 +160,41 @@ describe('WebSocket binding as an OAuth resource server', () => {
     socket.send(JSON.stringify(req(9, 'echo')));
     expect(await nextMessage(socket)).toMatchObject({ id: 9 });
     expect(calls).toEqual([]);
+  });
+
+  it('a target new URL cannot parse, or a challenge with a line break, never hurts the server', async () => {
+    const { server } = await serveOAuth();
+    const port = Number(new URL(server.url).port);
+    const exchange = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = connect(port, '127.0.0.1', () => socket.end(text));
+        socket.on('data', (chunk) => {
+          answer += String(chunk);
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const upgrade = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n';
+    const key = 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: mcp\r\n';
+    expect(await exchange(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\n${upgrade}${key}\r\n`)).toMatch(
+      /^HTTP\/1.1 404/,
+    );
+    expect(await exchange('GET http://[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).toMatch(
+      /^HTTP\/1.1 426/,
+    );
+    const injecting = await WebSocketServerTransport.listen(fakeHandler().handler, {
+      heartbeatMs: 0,
+      authenticate: () => ({ challenge: 'Bearer\r\nSet-Cookie: x=1' }),
+    });
+    cleanup.push(() => injecting.close());
+    expect(await upgradeRefusal(injecting.url, 'Bearer t')).toEqual({
+      status: 401,
+      challenge: 'Bearer Set-Cookie: x=1',
+    });
+    // Still serving.
+    expect(
+      await (await client(server.url, { headers: { Authorization: 'Bearer reader' } })).request(req(1, 'echo')),
+    ).toMatchObject({ id: 1 });
   });
 });
