@@ -51,6 +51,8 @@ export async function oauthListenOptions(auth: OAuthOption, logger: Logger, tran
       verify,
       // A refused token is answered `error="invalid_token"` with the reason; no token gets the plain challenge.
       resourceMetadataUrl: metadataUrl,
+      // DPoP-bound tokens (RFC 9449) are proved against the public endpoint URL.
+      endpointUrl: auth.resource,
       onRejected: (error: unknown) =>
         logger.info({ transport, reason: error instanceof Error ? error.message : String(error) }, 'refused a token'),
     }),

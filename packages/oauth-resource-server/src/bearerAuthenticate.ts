@@ -1,3 +1,4 @@
+import { verifyDPoPProof } from './dpopProof.js';
 import type { createIntrospectionVerifier } from './introspectionVerifier.js';
 import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
@@ -6,7 +7,7 @@ import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
  * A request as the transports hand it to `authenticate`: node's `IncomingMessage` (node:http front, WebSocket
  * upgrade) or a Fetch `Request`.
  */
-export type HeaderCarrier =
+export type HeaderCarrier = (
   | {
       /** A Fetch `Request`'s headers. */
       readonly headers: {
@@ -17,13 +18,17 @@ export type HeaderCarrier =
   | {
       /** node's `IncomingMessage` headers, by lower-case name. */
       readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-    };
+    }
+) & {
+  /** The HTTP method: what a DPoP proof's `htm` must name. */
+  readonly method?: string | undefined;
+};
 
-function authorizationOf(request: HeaderCarrier): string | undefined {
+function headerOf(request: HeaderCarrier, name: string): string | undefined {
   const headers = request.headers;
   if (typeof headers.get === 'function')
-    return (headers as { get(name: string): string | null }).get('authorization') ?? undefined;
-  const value = (headers as Record<string, string | string[] | undefined>).authorization;
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -42,6 +47,12 @@ export interface BearerAuthenticateOptions {
    * without it, with the transport's plain challenge.
    */
   readonly resourceMetadataUrl?: string | URL | undefined;
+  /**
+   * The endpoint URL clients call (normally the resource identifier, the public URL behind a proxy). A DPoP-bound
+   * token (`cnf.jkt`, RFC 9449) is accepted only with the `DPoP` scheme and a valid proof naming this URL as `htu`;
+   * without it, DPoP-bound tokens are refused. Plain bearer tokens are unaffected.
+   */
+  readonly endpointUrl?: string | URL | undefined;
 }
 
 /** A refused token, answered 401 with this challenge (the transports' `AuthenticationRefusal`). */
@@ -59,21 +70,23 @@ export interface BearerIdentity {
 }
 
 /**
- * The `authenticate` hook of the HTTP transports and of the WebSocket binding's upgrade for bearer tokens: the
+ * The `authenticate` hook of the HTTP transports and of the WebSocket binding's upgrade for access tokens: the
  * principal (issuer + subject) and scopes of a valid token; `null` (refused with the transport's plain challenge:
  * 401 on HTTP, a refused upgrade on WebSocket) for a missing one, and for a refused one too unless
  * `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why. The token is the one passed as `token`
- * (the WebSocket binding's, which may come from a browser's subprotocol entry), else the `Authorization` header's.
+ * (the WebSocket binding's, which may come from a browser's subprotocol entry), else the `Authorization` header's,
+ * with the `Bearer` scheme or, for a DPoP-bound token, `DPoP` with its proof (see `endpointUrl`).
  */
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
 ): (request: HeaderCarrier, token?: string) => Promise<BearerIdentity | BearerRefusal | null> {
   return async (request, token) => {
-    const presented = token ?? /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorizationOf(request) ?? '')?.[1];
+    const presented = token === undefined ? presentedToken(headerOf(request, 'authorization')) : { dpop: false, token };
     if (presented === undefined) return null;
     try {
-      const { principal, scopes } = await options.verify(presented);
-      return { principal, scopes };
+      const verified = await options.verify(presented.token);
+      await checkBinding(verified, presented, request, options.endpointUrl);
+      return { principal: verified.principal, scopes: verified.scopes };
     } catch (error) {
       options.onRejected?.(error);
       if (options.resourceMetadataUrl === undefined) return null;
@@ -87,4 +100,33 @@ export function bearerAuthenticate(
       };
     }
   };
+}
+
+/** The token of an `Authorization` header with the `Bearer` or `DPoP` scheme. */
+function presentedToken(authorization: string | undefined): { dpop: boolean; token: string } | undefined {
+  const match = /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  return { dpop: match[1].toLowerCase() === 'dpop', token: match[2] };
+}
+
+/**
+ * RFC 9449 section 7: a DPoP-bound token (its `cnf.jkt`) only with the `DPoP` scheme and a proof of its key; the
+ * `DPoP` scheme only for such a token (section 7.2: no downgrade to bearer use of a bound token).
+ */
+async function checkBinding(
+  verified: VerifiedToken,
+  presented: { dpop: boolean; token: string },
+  request: HeaderCarrier,
+  endpointUrl: string | URL | undefined,
+): Promise<void> {
+  const cnf = verified.claims.cnf as { jkt?: unknown } | undefined;
+  const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
+  if (jkt === undefined) {
+    if (presented.dpop) throw new TokenRejectedError('The DPoP scheme was used with a token that is not DPoP-bound');
+    return;
+  }
+  if (!presented.dpop) throw new TokenRejectedError('The DPoP-bound token was presented as a bearer token');
+  if (endpointUrl === undefined) throw new TokenRejectedError('This server does not accept DPoP-bound tokens');
+  const proof = headerOf(request, 'dpop');
+  await verifyDPoPProof({ proof, method: request.method ?? '', url: endpointUrl, token: presented.token, jkt });
 }

@@ -27,7 +27,7 @@ export const SECTIONS = [
   { prefix: 'L-T', heading: '2025-11-25 experimental tasks' },
   { prefix: 'L-S', heading: '2025-era core: server' },
   { prefix: 'L-C', heading: '2025-era core: client' },
-  { prefix: 'A-S', heading: 'Authorization (2026-07-28 core): server' },
+  { prefix: 'A-S', heading: 'Authorization (2026-07-28 core and its extensions): server' },
   { prefix: 'A-C', heading: 'Authorization (2026-07-28 core and its extensions): client' },
 ];
 
