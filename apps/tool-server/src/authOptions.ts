@@ -11,7 +11,7 @@ export const AUTH_OPTIONS = {
 } as const;
 
 /** The help lines of the `--auth-*` options. */
-export const AUTH_USAGE = `  --auth-issuer URL           accept OAuth access tokens from this issuer (http); needs --auth-resource
+export const AUTH_USAGE = `  --auth-issuer URL           accept OAuth access tokens from this issuer (http, ws); needs --auth-resource
   --auth-resource URL         this server's public endpoint URL: the tokens' audience (RFC 8707)
   --auth-jwks URL             the issuer's key set for JWT access tokens (default: from the issuer's metadata)
   --auth-introspection URL    check opaque tokens at this RFC 7662 endpoint instead of as JWTs; needs
@@ -32,6 +32,8 @@ export function parseAuth(
   context: {
     transport: string;
     tokens: readonly string[];
+    /** `--console`: its page cannot log in with OAuth, so the two do not go together. */
+    console: boolean;
     env: Readonly<Record<string, string | undefined>>;
     fail: (message: string) => Error;
   },
@@ -45,8 +47,10 @@ export function parseAuth(
   const resource = text('auth-resource');
   if (Object.keys(AUTH_OPTIONS).every((name) => values[name] === undefined)) return undefined;
   if (issuer === undefined || resource === undefined) throw fail('--auth-issuer and --auth-resource go together');
-  if (context.transport !== 'http') throw fail('--auth-issuer applies to --transport http only');
+  if (context.transport === 'stdio') throw fail('--auth-issuer applies to --transport http and ws only');
   if (context.tokens.length > 0) throw fail('--auth-issuer and --token are exclusive');
+  // Serving the console would serve its endpoint without the resource server's checks.
+  if (context.console) throw fail('--auth-issuer and --console are exclusive (the console cannot log in with OAuth)');
   for (const name of ['auth-issuer', 'auth-resource', 'auth-jwks', 'auth-introspection'] as const) {
     const value = text(name);
     if (value !== undefined && !URL.canParse(value)) throw fail(`--${name} must be a URL (got "${value}")`);

@@ -28,7 +28,7 @@ export interface CliOptions {
    * `Authorization: Bearer <token>` with one of them; each token is its own principal (its own tasks).
    */
   readonly tokens: readonly string[];
-  /** The `--auth-*` options: accept OAuth access tokens from that issuer (http only). */
+  /** The `--auth-*` options: accept OAuth access tokens from that issuer (http, ws). */
   readonly auth?: OAuthOption | undefined;
   readonly logLevel: LogLevelName;
   /** Also serve the task console (apps/task-console) under `/console/` on the same port (http, ws). */
@@ -212,7 +212,13 @@ export function parseCliOptions(
     port,
     tools: oneOf('tools', String(values.tools), TOOL_SETS),
     tokens,
-    auth: parseAuth(values, { transport, tokens, env, fail: (message) => new UsageError(message) }),
+    auth: parseAuth(values, {
+      transport,
+      tokens,
+      console: values.console === true,
+      env,
+      fail: (message) => new UsageError(message),
+    }),
     logLevel: oneOf('log-level', String(values['log-level']), LOG_LEVELS),
     console: values.console === true,
     store: parseStore(values.store === undefined ? (env.MCP_TASKS_STORE ?? 'memory') : String(values.store)),

@@ -26,8 +26,11 @@ export interface OAuthOption {
 /** The scopes the tool server's tools may require, published as `scopes_supported`. */
 export const TOOL_SERVER_SCOPES: readonly string[] = ['deploy'];
 
-/** The `listen` options that make the HTTP endpoint a resource server: the hook, the challenges, the metadata. */
-export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
+/**
+ * The `listen` options that make the endpoint a resource server, alike for Streamable HTTP and the WebSocket
+ * binding: the hook, the challenges, the metadata.
+ */
+export async function oauthListenOptions(auth: OAuthOption, logger: Logger, transport: 'http' | 'ws' = 'http') {
   const verify =
     auth.introspection === undefined
       ? createJwtVerifier({
@@ -46,14 +49,12 @@ export async function oauthListenOptions(auth: OAuthOption, logger: Logger) {
   return {
     authenticate: bearerAuthenticate({
       verify,
-      resource: auth.resource,
       // A refused token is answered `error="invalid_token"` with the reason; no token gets the plain challenge.
       resourceMetadataUrl: metadataUrl,
+      // DPoP-bound tokens (RFC 9449) are proved against the public endpoint URL.
+      endpointUrl: auth.resource,
       onRejected: (error: unknown) =>
-        logger.info(
-          { transport: 'http', reason: error instanceof Error ? error.message : String(error) },
-          'refused a token',
-        ),
+        logger.info({ transport, reason: error instanceof Error ? error.message : String(error) }, 'refused a token'),
     }),
     wwwAuthenticate: bearerChallenge({ resourceMetadataUrl: metadataUrl }),
     insufficientScopeChallenge: (scope: string) =>

@@ -106,7 +106,8 @@ function serve(
   // A worker takes no client traffic: it only claims and runs durable tasks from the shared store.
   if (options.execution?.role === 'worker')
     return { url: undefined, ended: new Promise(() => undefined), close: async () => undefined };
-  // Every transport serves the logged handler; HTTP also checks Mcp-Param-* headers against the server's tools.
+  // Every transport serves the logged handler; HTTP also checks Mcp-Param-* headers against the server's tools, and
+  // HTTP and WebSocket check tools' required scopes.
   const handle = logRequests(server.handle, logger);
   const endpoint = {
     handle,
@@ -114,8 +115,12 @@ function serve(
     toolRequiredScopes: server.toolRequiredScopes,
   };
   if (transport === 'stdio') return serveStdio(handle, logger, options.limits);
-  if (options.console === true) return serveWithConsole(endpoint, { ...options, transport }, logger);
-  return transport === 'ws' ? serveWs(handle, options, logger) : serveHttp(endpoint, options, logger);
+  if (options.console === true) {
+    // The console's endpoint knows only static tokens: never serve it in place of the resource server's checks.
+    if (options.auth !== undefined) throw new Error('The console cannot be served with OAuth (--auth-issuer)');
+    return serveWithConsole(endpoint, { ...options, transport }, logger);
+  }
+  return transport === 'ws' ? serveWs(endpoint, options, logger) : serveHttp(endpoint, options, logger);
 }
 
 /** The runtime's execution options from the command line; every execution event is logged (retries at warn). */

@@ -146,7 +146,11 @@ describe('--auth-issuer', () => {
     });
     expect(() => parseCliOptions(['--auth-issuer', 'https://id.example'], {})).toThrow(/go together/);
     expect(() => parseCliOptions([...auth, '--token', 'x'], {})).toThrow(/exclusive/);
-    expect(() => parseCliOptions([...auth, '--transport', 'ws'], {})).toThrow(/http only/);
+    expect(() => parseCliOptions([...auth, '--transport', 'stdio'], {})).toThrow(/http and ws only/);
+    expect(() => parseCliOptions([...auth, '--console'], {})).toThrow(/--auth-issuer and --console are exclusive/);
+    expect(parseCliOptions([...auth, '--transport', 'ws'], {})).toMatchObject({
+      auth: { issuer: 'https://id.example' },
+    });
     expect(() => parseCliOptions(['--auth-issuer', 'nope', '--auth-resource', 'https://m/mcp'], {})).toThrow(
       /must be a URL/,
     );

@@ -105,7 +105,7 @@ const proofsAt = (s: LocalServers, path: string) =>
   s.requests.filter((r) => r.path === path).map((r) => r.headers.dpop as string | undefined);
 
 describe('DPoP (RFC 9449)', () => {
-  it('binds the token to its key, retries the token request and the MCP request with the servers’ nonces', async () => {
+  it('A-C3: binds the token to its key, retries the token request and the MCP request with the servers’ nonces', async () => {
     const s = await start({ asNonce: AS_NONCE, rsNonce: RS_NONCE, algs: ['ES256'] });
     const fetchMcp = client();
     expect(await (await fetchMcp(`${s.base}/mcp`, post)).json()).toEqual({ ok: 'dpop' });
@@ -126,7 +126,7 @@ describe('DPoP (RFC 9449)', () => {
     expect(mcp[3]?.headers['mcp-protocol-version']).toBe('2026-07-28');
   });
 
-  it('signs with the key pair the host gives (so a persisted key keeps its tokens usable)', async () => {
+  it('A-C3: signs with the key pair the host gives (so a persisted key keeps its tokens usable)', async () => {
     const s = await start({ algs: ['ES256'] });
     const keyPair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
     await client({ dpop: { keyPair } })(`${s.base}/mcp`, post);
@@ -136,7 +136,7 @@ describe('DPoP (RFC 9449)', () => {
     );
   });
 
-  it('uses Bearer when the authorization server does not offer DPoP for the key’s algorithm, or DPoP is off', async () => {
+  it('A-C3: uses Bearer when the authorization server does not offer DPoP for the key’s algorithm, or DPoP is off', async () => {
     for (const [algs, dpop] of [
       [undefined, undefined],
       [['RS256'], undefined],
@@ -151,7 +151,7 @@ describe('DPoP (RFC 9449)', () => {
     }
   });
 
-  it('fails clearly on a malformed DPoP-Nonce from the token endpoint, without a second token request', async () => {
+  it('A-C3: fails clearly on a malformed DPoP-Nonce from the token endpoint, without a second token request', async () => {
     const s = await start({ asNonce: 'bad "nonce"', algs: ['ES256'] });
     const failure = await client()(`${s.base}/mcp`, post).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OAuthFlowError);
@@ -161,7 +161,7 @@ describe('DPoP (RFC 9449)', () => {
     expect(proofsAt(s, '/token')).toHaveLength(1);
   });
 
-  it('fails clearly when the MCP server asks for a nonce without sending one', async () => {
+  it('A-C3: fails clearly when the MCP server asks for a nonce without sending one', async () => {
     const s = await start({ rsNonce: '', algs: ['ES256'] });
     const failure = await client()(`${s.base}/mcp`, post).catch((error: unknown) => error);
     expect((failure as OAuthFlowError).code).toBe('dpop');

@@ -85,7 +85,7 @@ const fetchWith = (ema: EnterpriseAuthorization) =>
 const at = (s: LocalServers, path: string): Recorded[] => s.requests.filter((r) => r.path === path);
 
 describe('enterprise-managed authorization', () => {
-  it('exchanges the ID token for an ID-JAG (RFC 8693), then presents it with the JWT bearer grant (RFC 7523)', async () => {
+  it('A-C4: exchanges the ID token for an ID-JAG (RFC 8693), then presents it with the JWT bearer grant (RFC 7523)', async () => {
     const s = await start();
     let asked = 0;
     const idToken = async () => {
@@ -112,7 +112,7 @@ describe('enterprise-managed authorization', () => {
     expect(grant?.headers.authorization).toBe(BASIC);
   });
 
-  it('authenticates to the identity provider with client_secret_basic when given a secret', async () => {
+  it('A-C4: authenticates to the identity provider with client_secret_basic when given a secret', async () => {
     const s = await start();
     await fetchWith(enterprise(s, { idpClientSecret: 'idp-secret' }))(`${s.base}/mcp`, {});
     const [exchange] = at(s, '/idp/token');
@@ -120,7 +120,7 @@ describe('enterprise-managed authorization', () => {
     expect(exchange?.form.has('client_id')).toBe(false);
   });
 
-  it('reports an identity provider refusing the exchange, and asks the authorization server nothing', async () => {
+  it('A-C4: reports an identity provider refusing the exchange, and asks the authorization server nothing', async () => {
     const s = await start();
     const failure = await fetchWith(enterprise(s, { idToken: 'expired' }))(`${s.base}/mcp`, {}).catch((e) => e);
     expect(failure).toBeInstanceOf(OAuthFlowError);
@@ -131,7 +131,7 @@ describe('enterprise-managed authorization', () => {
     expect(at(s, '/token')).toHaveLength(0);
   });
 
-  it('refuses an exchange answer that is not an ID-JAG', async () => {
+  it('A-C4: refuses an exchange answer that is not an ID-JAG', async () => {
     const s = await start(() => ({
       idpToken: () => ({
         status: 200,
@@ -147,7 +147,7 @@ describe('enterprise-managed authorization', () => {
     expect((failure as Error).message).toContain('issued urn:ietf:params:oauth:token-type:access_token instead of');
   });
 
-  it('reports an authorization server refusing the grant, once, without retrying the same ID-JAG', async () => {
+  it('A-C4: reports an authorization server refusing the grant, once, without retrying the same ID-JAG', async () => {
     const s = await start(() => ({
       token: () => ({ status: 400, body: { error: 'invalid_grant', error_description: 'audience not allowed' } }),
     }));

@@ -1,9 +1,12 @@
-import { DpopReplayGuard, verifyDpopProof } from './dpopProof.js';
+import { verifyDPoPProof } from './dpopProof.js';
 import type { createIntrospectionVerifier } from './introspectionVerifier.js';
 import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
 
-/** A request as both HTTP fronts hand it to `authenticate`: node's `IncomingMessage` or a Fetch `Request`. */
+/**
+ * A request as the transports hand it to `authenticate`: node's `IncomingMessage` (node:http front, WebSocket
+ * upgrade) or a Fetch `Request`.
+ */
 export type HeaderCarrier = (
   | {
       /** A Fetch `Request`'s headers. */
@@ -17,10 +20,8 @@ export type HeaderCarrier = (
       readonly headers: Readonly<Record<string, string | string[] | undefined>>;
     }
 ) & {
-  /** The request's method (checked against a DPoP proof's `htm`). */
+  /** The HTTP method: what a DPoP proof's `htm` must name. */
   readonly method?: string | undefined;
-  /** Its URL: absolute (Fetch) or the path (node; the `Host` header completes it), for a DPoP proof's `htu`. */
-  readonly url?: string | undefined;
 };
 
 function headerOf(request: HeaderCarrier, name: string): string | undefined {
@@ -29,15 +30,6 @@ function headerOf(request: HeaderCarrier, name: string): string | undefined {
     return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const value = (headers as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The URLs a DPoP proof of `request` may name: the request's own, and the resource's canonical identifier. */
-function requestUrls(request: HeaderCarrier, resource: string | undefined): string[] {
-  const urls = resource === undefined ? [] : [resource];
-  const url = request.url ?? '';
-  if (/^https?:\/\//.test(url)) urls.push(url);
-  else if (url.startsWith('/')) urls.push(`http://${headerOf(request, 'host') ?? ''}${url}`);
-  return urls;
 }
 
 /** Options of {@link bearerAuthenticate}. */
@@ -56,19 +48,20 @@ export interface BearerAuthenticateOptions {
    */
   readonly resourceMetadataUrl?: string | URL | undefined;
   /**
-   * This resource's identifier (its canonical URL): a DPoP proof's `htu` may name it (besides the request's own URL,
-   * which behind a proxy may differ). DPoP-bound tokens (`cnf.jkt`) are accepted with the `DPoP` scheme only.
+   * The endpoint URL clients call (normally the resource identifier, the public URL behind a proxy). A DPoP-bound
+   * token (`cnf.jkt`, RFC 9449) is accepted only with the `DPoP` scheme and a valid proof naming this URL as `htu`;
+   * without it, DPoP-bound tokens are refused. Plain bearer tokens are unaffected.
    */
-  readonly resource?: string | URL | undefined;
+  readonly endpointUrl?: string | URL | undefined;
 }
 
-/** A refused token, answered 401 with this challenge (the HTTP transports' `AuthenticationRefusal`). */
+/** A refused token, answered 401 with this challenge (the transports' `AuthenticationRefusal`). */
 export interface BearerRefusal {
   /** The `WWW-Authenticate` value, `error="invalid_token"` with the reason. */
   readonly challenge: string;
 }
 
-/** Who presented a valid token, as the HTTP transports' `authenticate` hook answers it. */
+/** Who presented a valid token, as the transports' `authenticate` hook answers it. */
 export interface BearerIdentity {
   /** The task-binding identity (issuer + subject). */
   readonly principal: string;
@@ -77,33 +70,26 @@ export interface BearerIdentity {
 }
 
 /**
- * The HTTP transports' `authenticate` hook for bearer tokens: the principal (issuer + subject) and scopes of a
- * valid token; `undefined` (answered 401 with the configured challenge) for a missing one, and for a refused one
- * too unless `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why.
+ * The `authenticate` hook of the HTTP transports and of the WebSocket binding's upgrade for access tokens: the
+ * principal (issuer + subject) and scopes of a valid token; `null` (refused with the transport's plain challenge:
+ * 401 on HTTP, a refused upgrade on WebSocket) for a missing one, and for a refused one too unless
+ * `resourceMetadataUrl` is given, then a {@link BearerRefusal} saying why. The token is the one passed as `token`
+ * (the WebSocket binding's, which may come from a browser's subprotocol entry), else the `Authorization` header's,
+ * with the `Bearer` scheme or, for a DPoP-bound token, `DPoP` with its proof (see `endpointUrl`).
  */
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
-): (request: HeaderCarrier) => Promise<BearerIdentity | BearerRefusal | undefined> {
-  const replays = new DpopReplayGuard();
-  return async (request) => {
-    const match = /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(headerOf(request, 'authorization') ?? '');
-    if (match?.[2] === undefined) return undefined;
-    const token = match[2];
+): (request: HeaderCarrier, token?: string) => Promise<BearerIdentity | BearerRefusal | null> {
+  return async (request, token) => {
+    const presented = token === undefined ? presentedToken(headerOf(request, 'authorization')) : { dpop: false, token };
+    if (presented === undefined) return null;
     try {
-      const verified = await options.verify(token);
-      const jkt = (verified.claims.cnf as { jkt?: unknown } | undefined)?.jkt;
-      if (typeof jkt === 'string') {
-        // A DPoP-bound token proves possession of its key on every request (RFC 9449 section 7.1).
-        if (match[1]?.toLowerCase() !== 'dpop') throw new TokenRejectedError('The access token is DPoP-bound');
-        const proof = headerOf(request, 'dpop');
-        if (proof === undefined) throw new TokenRejectedError('The DPoP proof header is missing');
-        const urls = requestUrls(request, options.resource === undefined ? undefined : String(options.resource));
-        await verifyDpopProof({ proof, method: request.method ?? 'POST', urls, accessToken: token, jkt }, replays);
-      }
+      const verified = await options.verify(presented.token);
+      await checkBinding(verified, presented, request, options.endpointUrl);
       return { principal: verified.principal, scopes: verified.scopes };
     } catch (error) {
       options.onRejected?.(error);
-      if (options.resourceMetadataUrl === undefined) return undefined;
+      if (options.resourceMetadataUrl === undefined) return null;
       const reason = error instanceof TokenRejectedError ? error.message : 'The access token was refused';
       return {
         challenge: bearerChallenge({
@@ -114,4 +100,33 @@ export function bearerAuthenticate(
       };
     }
   };
+}
+
+/** The token of an `Authorization` header with the `Bearer` or `DPoP` scheme. */
+function presentedToken(authorization: string | undefined): { dpop: boolean; token: string } | undefined {
+  const match = /^(Bearer|DPoP)\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization ?? '');
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  return { dpop: match[1].toLowerCase() === 'dpop', token: match[2] };
+}
+
+/**
+ * RFC 9449 section 7: a DPoP-bound token (its `cnf.jkt`) only with the `DPoP` scheme and a proof of its key; the
+ * `DPoP` scheme only for such a token (section 7.2: no downgrade to bearer use of a bound token).
+ */
+async function checkBinding(
+  verified: VerifiedToken,
+  presented: { dpop: boolean; token: string },
+  request: HeaderCarrier,
+  endpointUrl: string | URL | undefined,
+): Promise<void> {
+  const cnf = verified.claims.cnf as { jkt?: unknown } | undefined;
+  const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
+  if (jkt === undefined) {
+    if (presented.dpop) throw new TokenRejectedError('The DPoP scheme was used with a token that is not DPoP-bound');
+    return;
+  }
+  if (!presented.dpop) throw new TokenRejectedError('The DPoP-bound token was presented as a bearer token');
+  if (endpointUrl === undefined) throw new TokenRejectedError('This server does not accept DPoP-bound tokens');
+  const proof = headerOf(request, 'dpop');
+  await verifyDPoPProof({ proof, method: request.method ?? '', url: endpointUrl, token: presented.token, jkt });
 }

@@ -11,6 +11,7 @@ export {
   bearerAuthenticate,
   type HeaderCarrier,
 } from './bearerAuthenticate.js';
+export type { IntrospectionCacheOptions } from './introspectionCache.js';
 export { createIntrospectionVerifier, type IntrospectionVerifierOptions } from './introspectionVerifier.js';
 export {
   createJwtVerifier,

@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+import { AnswerCache, type IntrospectionCacheOptions } from './introspectionCache.js';
 import { principalOf, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 
 /** Options of {@link createIntrospectionVerifier}. */
@@ -19,20 +20,49 @@ export interface IntrospectionVerifierOptions {
   readonly clockToleranceSeconds?: number | undefined;
   /** The fetch used to call the endpoint. @default globalThis.fetch */
   readonly fetch?: typeof fetch | undefined;
+  /**
+   * Reuse of introspection answers, so not every request costs a call to the authorization server: an accepted
+   * token's answer for up to `maxTtlMs` (never past its `exp`), a refused one's for `negativeTtlMs`; an endpoint
+   * that fails or hangs is asked again next time. `false` asks on every request. @default the defaults of
+   * {@link IntrospectionCacheOptions}
+   */
+  readonly cache?: IntrospectionCacheOptions | false | undefined;
 }
+
+type Answer = JWTPayload & { active?: unknown };
 
 /**
  * Creates a verifier of opaque access tokens by RFC 7662 token introspection: the authorization server says
  * whether the token is active, for whom and for what. The answer must be active, name this resource in `aud`,
  * carry a `sub`, come from the configured issuer (when it names one) and not be past `exp`; an endpoint that does
- * not answer in time refuses the token with a clear reason.
+ * not answer in time refuses the token with a clear reason. Answers are cached (see
+ * {@link IntrospectionVerifierOptions.cache}); each use re-checks the answer against the clock.
  */
 export function createIntrospectionVerifier(
   options: IntrospectionVerifierOptions,
 ): (token: string) => Promise<VerifiedToken> {
+  const leeway = options.clockToleranceSeconds ?? 30;
+  const introspect = introspector(options);
+  const cache = options.cache === false ? undefined : (options.cache ?? {});
+  if (cache === undefined) return async (token) => verifiedFrom(await introspect(token), options, leeway);
+  const answers = new AnswerCache<Answer>(cache.maxEntries ?? 1000);
+  const maxTtlMs = cache.maxTtlMs ?? 60_000;
+  const negativeTtlMs = cache.negativeTtlMs ?? 5000;
+  const ttlOf = (answer: Answer): number => {
+    try {
+      verifiedFrom(answer, options, leeway);
+    } catch {
+      return negativeTtlMs;
+    }
+    return typeof answer.exp === 'number' ? Math.min(maxTtlMs, answer.exp * 1000 - Date.now()) : maxTtlMs;
+  };
+  return async (token) => verifiedFrom(await answers.get(token, () => introspect(token), ttlOf), options, leeway);
+}
+
+/** One RFC 7662 call per token; rejects (never cached) when the endpoint fails, hangs or answers garbage. */
+function introspector(options: IntrospectionVerifierOptions): (token: string) => Promise<Answer> {
   const doFetch = options.fetch ?? fetch;
   const basic = btoa(`${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`);
-  const leeway = options.clockToleranceSeconds ?? 30;
   return async (token) => {
     let response: Response;
     try {
@@ -53,12 +83,11 @@ export function createIntrospectionVerifier(
         { cause },
       );
     }
-    const answer = await readAnswer(response);
-    return verifiedFrom(answer, options, leeway);
+    return readAnswer(response);
   };
 }
 
-async function readAnswer(response: Response): Promise<JWTPayload & { active?: unknown }> {
+async function readAnswer(response: Response): Promise<Answer> {
   if (!response.ok) {
     await response.body?.cancel();
     throw new TokenRejectedError(`The introspection endpoint answered HTTP ${response.status}`);
@@ -66,14 +95,10 @@ async function readAnswer(response: Response): Promise<JWTPayload & { active?: u
   const body: unknown = await response.json().catch(() => undefined);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new TokenRejectedError('The introspection endpoint answered something other than a JSON object');
-  return body as JWTPayload & { active?: unknown };
+  return body as Answer;
 }
 
-function verifiedFrom(
-  answer: JWTPayload & { active?: unknown },
-  options: IntrospectionVerifierOptions,
-  leeway: number,
-): VerifiedToken {
+function verifiedFrom(answer: Answer, options: IntrospectionVerifierOptions, leeway: number): VerifiedToken {
   if (answer.active !== true) throw new TokenRejectedError('The access token is not active');
   if (answer.iss !== undefined && answer.iss !== options.issuer)
     throw new TokenRejectedError('The access token\'s "iss" claim is not accepted');

@@ -1,129 +1,94 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerAuthenticate, createJwtVerifier } from '../src/index.js';
+// DPoP-bound access tokens (RFC 9449) at the resource server: the scheme, the proof, and no downgrade to bearer.
+import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { bearerAuthenticate, TokenRejectedError, type VerifiedToken } from '../src/index.js';
 
-const ISSUER = 'https://issuer.example';
-const RESOURCE = 'https://mcp.example/mcp';
-const issuerKey = await generateKeyPair('ES256');
-const clientKey = await generateKeyPair('ES256');
-const otherKey = await generateKeyPair('ES256');
-let server: Server;
-let base = '';
+const ENDPOINT = 'https://mcp.example/mcp';
+const key = await generateKeyPair('ES256');
+const other = await generateKeyPair('ES256');
+const jwk = await exportJWK(key.publicKey);
+const jkt = await calculateJwkThumbprint(jwk);
 
-beforeAll(async () => {
-  const jwks = { keys: [{ ...(await exportJWK(issuerKey.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] };
-  server = createServer((_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(jwks));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
-});
+/** A verifier that accepts tokens `bound` (cnf.jkt = our key) and `plain`. */
+const verify = async (token: string): Promise<VerifiedToken> => {
+  if (token !== 'bound' && token !== 'plain') throw new TokenRejectedError('unknown token');
+  return {
+    principal: 'https://id.example#alice',
+    subject: 'alice',
+    issuer: 'https://id.example',
+    scopes: ['mcp'],
+    claims: token === 'bound' ? { sub: 'alice', cnf: { jkt } } : { sub: 'alice' },
+  };
+};
 
-async function boundToken(): Promise<string> {
-  const jkt = await calculateJwkThumbprint(await exportJWK(clientKey.publicKey));
-  return new SignJWT({ scope: 'deploy', cnf: { jkt } })
-    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-    .setIssuer(ISSUER)
-    .setSubject('alice')
-    .setAudience(RESOURCE)
-    .setIssuedAt()
-    .setExpirationTime('5m')
-    .sign(issuerKey.privateKey);
-}
-
-let jtis = 0;
-async function proof(
-  token: string,
-  claims: { htm?: string; htu?: string; ath?: string; jti?: string } = {},
-  key = clientKey,
-) {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
-  return new SignJWT({
-    htm: claims.htm ?? 'POST',
-    htu: claims.htu ?? `${RESOURCE}?ignored=1`,
-    ath: claims.ath ?? base64url.encode(digest),
-    jti: claims.jti ?? `jti-${++jtis}`,
-  })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: (await exportJWK(key.publicKey)) as JWK })
-    .setIssuedAt()
-    .sign(key.privateKey);
-}
-
-function authenticate() {
-  const verify = createJwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: `${base}/jwks` });
-  const refusals: string[] = [];
-  const check = bearerAuthenticate({
-    verify,
-    resource: RESOURCE,
-    resourceMetadataUrl: `${RESOURCE}/.well-known`,
-    onRejected: (error) => refusals.push(error instanceof Error ? error.message : String(error)),
-  });
-  return { check, refusals };
+async function proof(overrides: Record<string, unknown> = {}, signer = key, token = 'bound') {
+  const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
+  const publicJwk = await exportJWK(signer.publicKey);
+  const iat = Math.floor(Date.now() / 1000);
+  return new SignJWT({ htm: 'POST', htu: `${ENDPOINT}?ignored=1`, ath, jti: crypto.randomUUID(), iat, ...overrides })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: publicJwk })
+    .sign(signer.privateKey);
 }
 
 const request = (authorization: string, dpop?: string, method = 'POST') => ({
   method,
-  url: '/mcp',
-  headers: { authorization, host: 'mcp.example', ...(dpop === undefined ? {} : { dpop }) },
+  headers: { authorization, ...(dpop === undefined ? {} : { dpop }) },
 });
 
-describe('DPoP-bound tokens (RFC 9449 section 7)', () => {
-  it('accepts the token with the DPoP scheme and a fresh proof of its key for this request', async () => {
-    const { check } = authenticate();
-    const token = await boundToken();
-    expect(await check(request(`DPoP ${token}`, await proof(token)))).toEqual({
-      principal: JSON.stringify([ISSUER, 'alice']),
-      scopes: ['deploy'],
+describe('bearerAuthenticate with DPoP-bound tokens (RFC 9449)', () => {
+  const rejected: string[] = [];
+  const authenticate = bearerAuthenticate({
+    verify,
+    endpointUrl: ENDPOINT,
+    onRejected: (error) => rejected.push(error instanceof Error ? error.message : String(error)),
+  });
+
+  it('A-S9: accepts a bound token with the DPoP scheme and a valid proof of its key, for this method and URL', async () => {
+    expect(await authenticate(request('DPoP bound', await proof()))).toEqual({
+      principal: 'https://id.example#alice',
+      scopes: ['mcp'],
     });
+    // A Fetch Request carries the same.
+    const fetchRequest = new Request(ENDPOINT, {
+      method: 'POST',
+      headers: { authorization: 'DPoP bound', dpop: await proof() },
+    });
+    expect(await authenticate(fetchRequest)).toMatchObject({ principal: 'https://id.example#alice' });
+    // Plain tokens go on as bearer tokens.
+    expect(await authenticate(request('Bearer plain'))).toMatchObject({ scopes: ['mcp'] });
   });
 
-  it.each([
-    [
-      'as a Bearer token',
-      async (t: string) => request(`Bearer ${t}`, await proof(t)),
-      'The access token is DPoP-bound',
-    ],
-    ['without a proof', async (t: string) => request(`DPoP ${t}`), 'The DPoP proof header is missing'],
-    [
-      'for another method',
-      async (t: string) => request(`DPoP ${t}`, await proof(t, { htm: 'GET' })),
-      'htm is not POST',
-    ],
-    [
-      'for another URL',
-      async (t: string) => request(`DPoP ${t}`, await proof(t, { htu: 'https://evil.example/mcp' })),
-      'htu is not this resource',
-    ],
-    [
-      'for another token',
-      async (t: string) => request(`DPoP ${t}`, await proof(t, { ath: 'x' })),
-      'ath does not match',
-    ],
-    [
-      'signed by another key',
-      async (t: string) => request(`DPoP ${t}`, await proof(t, {}, otherKey)),
-      'signed by another key',
-    ],
-  ])('refuses it %s, saying why', async (_case, build, reason) => {
-    const { check, refusals } = authenticate();
-    const answer = await check(await build(await boundToken()));
-    expect(answer).toMatchObject({ challenge: expect.stringContaining('invalid_token') });
-    expect(refusals.join('\n')).toContain(reason);
+  it('A-S9: refuses a bound token as a bearer token, without a proof, or with a proof that does not fit', async () => {
+    rejected.length = 0;
+    const cases: [string, ReturnType<typeof request>][] = [
+      ['bearer use', request('Bearer bound', await proof())],
+      ['no proof', request('DPoP bound')],
+      ['other key', request('DPoP bound', await proof({}, other))],
+      ['other method', request('DPoP bound', await proof({ htm: 'GET' }))],
+      ['other URL', request('DPoP bound', await proof({ htu: 'https://evil.example/mcp' }))],
+      ['other token', request('DPoP bound', await proof({}, key, 'another-token'))],
+      ['old proof', request('DPoP bound', await proof({ iat: Math.floor(Date.now() / 1000) - 600 }))],
+      ['not a JWT', request('DPoP bound', 'garbage')],
+      ['unbound token, DPoP scheme', request('DPoP plain', await proof({}, key, 'plain'))],
+    ];
+    for (const [what, presented] of cases) expect(await authenticate(presented), what).toBeNull();
+    expect(rejected).toEqual([
+      'The DPoP-bound token was presented as a bearer token',
+      'The DPoP-bound token came without a DPoP proof',
+      'The DPoP proof is signed with another key than the token is bound to',
+      'The DPoP proof names another HTTP method',
+      'The DPoP proof names another URL',
+      'The DPoP proof is for another access token',
+      'The DPoP proof is too old or from the future',
+      'The DPoP proof is not a valid signed dpop+jwt',
+      'The DPoP scheme was used with a token that is not DPoP-bound',
+    ]);
   });
 
-  it('refuses a replayed proof', async () => {
-    const { check, refusals } = authenticate();
-    const token = await boundToken();
-    const once = await proof(token, { jti: 'same' });
-    expect(await check(request(`DPoP ${token}`, once))).toMatchObject({ principal: expect.any(String) });
-    expect(await check(request(`DPoP ${token}`, once))).toMatchObject({ challenge: expect.any(String) });
-    expect(refusals.join('\n')).toContain('missing or replayed jti');
+  it('A-S9: without endpointUrl a bound token is refused, with the reason in the challenge', async () => {
+    const strict = bearerAuthenticate({ verify, resourceMetadataUrl: `${ENDPOINT}/meta` });
+    expect(await strict(request('DPoP bound', await proof()))).toEqual({
+      challenge: expect.stringContaining('error_description="This server does not accept DPoP-bound tokens"'),
+    });
   });
 });

@@ -104,7 +104,7 @@ describe('createJwtVerifier', () => {
 });
 
 describe('bearerAuthenticate', () => {
-  it('maps a valid bearer token to its principal and scopes, anything else to undefined', async () => {
+  it('maps a valid bearer token to its principal and scopes, anything else to null', async () => {
     const rejected: unknown[] = [];
     const authenticate = bearerAuthenticate({ verify: verifier(), onRejected: (e) => rejected.push(e) });
     const token = await sign({});
@@ -113,9 +113,11 @@ describe('bearerAuthenticate', () => {
     expect(await authenticate(new Request('http://x/', { headers: { authorization: `Bearer ${token}` } }))).toEqual(
       alice,
     );
-    expect(await authenticate({ headers: {} })).toBeUndefined();
-    expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } })).toBeUndefined();
+    expect(await authenticate({ headers: {} })).toBeNull();
+    expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } })).toBeNull();
     expect(rejected).toHaveLength(1);
+    // The WebSocket upgrade passes the token it found (a browser's subprotocol entry): it wins over the header.
+    expect(await authenticate({ headers: { authorization: 'Bearer not.a.jwt' } }, token)).toEqual(alice);
   });
 
   it('A-S4: with resourceMetadataUrl, a refused token is answered with error="invalid_token" and the reason', async () => {
@@ -130,7 +132,7 @@ describe('bearerAuthenticate', () => {
         'error="invalid_token", error_description="The access token\'s \\"aud\\" claim is not accepted"',
     });
     // No token at all is not an invalid one: the transport's plain challenge applies.
-    expect(await authenticate({ headers: {} })).toBeUndefined();
+    expect(await authenticate({ headers: {} })).toBeNull();
   });
 });
 

@@ -47,7 +47,14 @@ describe('required scopes, fetch front', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer error="insufficient_scope", scope="tasks:read deploy", resource_metadata="x"',
     );
-    expect(await res.json()).toMatchObject({ id: 1, error: { code: -32600, message: /needs the scope deploy/ } });
+    expect(await res.json()).toMatchObject({
+      id: 1,
+      error: {
+        code: -32600,
+        message: /needs the scope deploy/,
+        data: { error: 'insufficient_scope', scope: 'tasks:read deploy', missingScopes: ['deploy'] },
+      },
+    });
     expect(recorded.contexts).toHaveLength(0);
   });
 

@@ -32,6 +32,12 @@ export type { OriginCheckInput, OriginPolicy } from './originPolicy.js';
 export { checkOrigin, createOriginCheck, hasDuplicateHeader } from './originPolicy.js';
 export type { PendingRequestsOptions } from './pendingRequests.js';
 export { PendingRequests } from './pendingRequests.js';
+export {
+  type AuthenticatedPrincipal,
+  findInsufficientScope,
+  type InsufficientScope,
+  type RequiredScopesLookup,
+} from './scopeCheck.js';
 export { ServerSession } from './serverSession.js';
 export type { ServerSessionOptions } from './serverSessionOptions.js';
 export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_LISTENS } from './serverSessionOptions.js';

@@ -7,6 +7,11 @@
 
 export { connectWebSocket } from './connectWebSocket.js';
 export { BEARER_SUBPROTOCOL_PREFIX, MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
+export type {
+  WebSocketAuthenticate,
+  WebSocketAuthenticationResult,
+  WebSocketAuthRefusal,
+} from './upgradeAuthentication.js';
 export {
   DEFAULT_CLOSE_TIMEOUT_MS,
   IDEMPOTENT_METHODS,
@@ -18,7 +23,6 @@ export {
 export { WebSocketClientTransport } from './webSocketClientTransport.js';
 export {
   WEBSOCKET_LIMIT_DEFAULTS,
-  type WebSocketAuthenticate,
   type WebSocketListenOptions,
   type WebSocketServerOptions,
 } from './webSocketServerOptions.js';

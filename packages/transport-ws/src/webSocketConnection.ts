@@ -77,6 +77,7 @@ export function refuseUpgrade(
   text: string,
   headers: Record<string, string> = {},
 ): void {
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  // A header value is written raw here: a line break in one (a hook's own challenge) must not start a new header.
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value.replace(/[\r\n]+/g, ' ')}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${extra.join('')}Content-Length: 0\r\n\r\n`);
 }

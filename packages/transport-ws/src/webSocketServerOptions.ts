@@ -1,22 +1,26 @@
-import type { IncomingMessage } from 'node:http';
 import type { OriginPolicy } from '@mcp-tasks/transport-kit';
-
-/**
- * Turns the upgrade request into the principal tasks are bound to. `token` is the bearer token from the
- * `Authorization` header or, for browsers, from the `mcp.bearer.<token>` subprotocol entry. Return undefined to
- * allow an anonymous connection; throw (or reject) to refuse the upgrade with 401.
- */
-export type WebSocketAuthenticate = (
-  request: IncomingMessage,
-  token: string | undefined,
-) => string | undefined | Promise<string | undefined>;
+import type { WebSocketAuthenticate } from './upgradeAuthentication.js';
 
 /** Options shared by {@link WebSocketServerTransport.attach} and {@link WebSocketServerTransport.listen}. */
 export interface WebSocketServerOptions {
   /** Endpoint path; upgrades elsewhere are left to other listeners or refused with 404. @default '/mcp' */
   readonly path?: string;
-  /** Authentication at the upgrade. @default every connection is anonymous */
+  /**
+   * Authentication at the upgrade, before any frame is read; see {@link WebSocketAuthenticate}. A refused upgrade
+   * is answered HTTP 401 with `WWW-Authenticate`. @default every connection is anonymous
+   */
   readonly authenticate?: WebSocketAuthenticate;
+  /**
+   * The `WWW-Authenticate` value of an upgrade refused without a challenge of its own (the hook answered `null` or
+   * threw), e.g. `bearerChallenge({ resourceMetadataUrl })` of `@mcp-tasks/oauth-resource-server`. @default 'Bearer'
+   */
+  readonly wwwAuthenticate?: string;
+  /**
+   * The challenge a client would get for `scope` (space-separated) on HTTP, carried as `data.wwwAuthenticate` of
+   * the `insufficient_scope` error of a `tools/call` whose token lacks the tool's required scopes (e.g. with
+   * `resource_metadata`). @default none (the error's `data` still names `scope` and `missingScopes`)
+   */
+  readonly insufficientScopeChallenge?: (scope: string) => string;
   /** `Host`/`Origin` validation, as on Streamable HTTP; see {@link OriginPolicy}. @default same-origin, loopback hosts on loopback */
   readonly originPolicy?: OriginPolicy;
   /** Largest inbound frame in bytes; a larger one closes the socket with 1009. @default 16 MiB */
@@ -76,4 +80,10 @@ export interface WebSocketListenOptions extends WebSocketServerOptions {
   readonly port?: number;
   /** @default '127.0.0.1' */
   readonly host?: string;
+  /**
+   * JSON documents answered to `GET` at other paths of the same port, such as the RFC 9728 protected-resource
+   * metadata at `/.well-known/oauth-protected-resource/mcp` (see `@mcp-tasks/oauth-resource-server`); other plain
+   * HTTP requests get 426. @default none
+   */
+  readonly documents?: Readonly<Record<string, unknown>>;
 }

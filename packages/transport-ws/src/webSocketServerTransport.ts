@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { MessageHandler } from '@mcp-tasks/protocol';
+import type { MessageHandler, ServerEndpoint } from '@mcp-tasks/protocol';
 import {
   ConnectionLimiter,
   createOriginCheck,
@@ -11,7 +11,10 @@ import {
 } from '@mcp-tasks/transport-kit';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 
-import { MCP_SUBPROTOCOL, tokenFromUpgrade } from './subprotocol.js';
+import { answerPlainRequests, pathnameOf } from './plainRequests.js';
+import { endpointParts, guardScopes } from './scopeGuard.js';
+import { MCP_SUBPROTOCOL } from './subprotocol.js';
+import { type AcceptedUpgrade, authenticateUpgrade } from './upgradeAuthentication.js';
 import {
   frameBytes,
   type OutputLimits,
@@ -20,11 +23,8 @@ import {
   type WebSocketConnection,
 } from './webSocketConnection.js';
 
-export type {
-  WebSocketAuthenticate,
-  WebSocketListenOptions,
-  WebSocketServerOptions,
-} from './webSocketServerOptions.js';
+export type { WebSocketAuthenticate } from './upgradeAuthentication.js';
+export type { WebSocketListenOptions, WebSocketServerOptions } from './webSocketServerOptions.js';
 
 import {
   RETRY_AFTER_SECONDS,
@@ -41,7 +41,9 @@ import {
  * 2025-era session: every message reaches the runtime with `context.session` (one per socket, `closed` aborting
  * when it closes) and `context.request`; the client's responses to those server-to-client requests are matched to
  * them by id. Authentication and
- * Origin checks run at the upgrade, before any frame is read. Limits (see {@link WebSocketServerOptions}): total
+ * Origin checks run at the upgrade, before any frame is read: the socket's principal (and its token's scopes)
+ * holds for every message on it, and a `tools/call` whose scopes fall short of the tool's required ones (given an
+ * `McpServer` or another {@link ServerEndpoint} declaring them) is refused before the runtime sees it. Limits (see {@link WebSocketServerOptions}): total
  * and per-client sockets (503/429 with `Retry-After` at the upgrade), an idle timeout, requests in flight and
  * listen streams per socket, nesting depth and frame size. A text frame that is not valid UTF-8 closes the socket
  * with 1007 (RFC 6455, section 8.1); one that is not JSON is answered `-32700` and the socket stays open.
@@ -50,6 +52,7 @@ export class WebSocketServerTransport {
   readonly #server: Server;
   readonly #ownsServer: boolean;
   readonly #handler: MessageHandler;
+  readonly #requiredScopes: ReturnType<typeof endpointParts>['requiredScopes'];
   readonly #options: WebSocketServerOptions;
   readonly #originAllowed: (input: OriginCheckInput) => boolean;
   readonly #path: string;
@@ -63,10 +66,15 @@ export class WebSocketServerTransport {
   readonly #outputLimits: OutputLimits;
   #closing: Promise<void> | undefined;
 
-  private constructor(server: Server, ownsServer: boolean, handler: MessageHandler, options: WebSocketServerOptions) {
+  private constructor(
+    server: Server,
+    ownsServer: boolean,
+    endpoint: ServerEndpoint | MessageHandler,
+    options: WebSocketServerOptions,
+  ) {
     this.#server = server;
     this.#ownsServer = ownsServer;
-    this.#handler = handler;
+    ({ handler: this.#handler, requiredScopes: this.#requiredScopes } = endpointParts(endpoint));
     this.#options = options;
     this.#originAllowed = createOriginCheck(options.originPolicy);
     this.#path = options.path ?? '/mcp';
@@ -100,23 +108,28 @@ export class WebSocketServerTransport {
     }
   }
 
-  /** Serves the binding on an existing HTTP server (e.g. sharing a port with Streamable HTTP). `close()` leaves it running. */
+  /**
+   * Serves the binding on an existing HTTP server (e.g. sharing a port with Streamable HTTP). `close()` leaves it
+   * running. Pass the runtime itself (an `McpServer` is a {@link ServerEndpoint}) for tools' required scopes.
+   */
   static attach(
     server: Server,
-    handler: MessageHandler,
+    endpoint: ServerEndpoint | MessageHandler,
     options: WebSocketServerOptions = {},
   ): WebSocketServerTransport {
-    return new WebSocketServerTransport(server, false, handler, options);
+    return new WebSocketServerTransport(server, false, endpoint, options);
   }
 
-  /** Starts an HTTP server of its own (127.0.0.1, ephemeral port by default) that serves only the binding. */
+  /**
+   * Starts an HTTP server of its own (127.0.0.1, ephemeral port by default) that serves the binding and, to plain
+   * `GET`s, the configured `documents` (426 for any other plain request).
+   */
   static async listen(
-    handler: MessageHandler,
+    endpoint: ServerEndpoint | MessageHandler,
     options: WebSocketListenOptions = {},
   ): Promise<WebSocketServerTransport> {
-    const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (_request, response) => {
-      response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('WebSocket upgrade required');
-    });
+    const limits = { headersTimeout: 10_000, requestTimeout: 30_000 };
+    const server = createServer(limits, answerPlainRequests(options.documents));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -124,7 +137,7 @@ export class WebSocketServerTransport {
         resolve();
       });
     });
-    return new WebSocketServerTransport(server, true, handler, options);
+    return new WebSocketServerTransport(server, true, endpoint, options);
   }
 
   /** `ws://host:port/path` of the endpoint (for a listening server). */
@@ -150,8 +163,7 @@ export class WebSocketServerTransport {
   }
 
   readonly #onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== this.#path) {
+    if (pathnameOf(request.url) !== this.#path) {
       // Another upgrade listener on a shared server may own this path.
       if (this.#ownsServer || this.#server.listenerCount('upgrade') === 1) refuseUpgrade(socket, 404, 'Not Found');
       return;
@@ -172,17 +184,15 @@ export class WebSocketServerTransport {
     const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     if (!offered.includes(MCP_SUBPROTOCOL))
       return refuseUpgrade(socket, 400, 'Bad Request: subprotocol "mcp" required');
-    let principal: string | undefined;
-    try {
-      principal = await this.#options.authenticate?.(request, tokenFromUpgrade(request.headers.authorization, offered));
-    } catch {
-      return refuseUpgrade(socket, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer' });
-    }
+    const { authenticate, wwwAuthenticate = 'Bearer' } = this.#options;
+    const identity = await authenticateUpgrade(authenticate, request, offered, wwwAuthenticate);
+    if ('refused' in identity)
+      return refuseUpgrade(socket, 401, 'Unauthorized', { 'WWW-Authenticate': identity.refused });
     if (socket.destroyed || this.#closing !== undefined) {
       socket.destroy();
       return;
     }
-    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, socket, principal));
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#connect(ws, socket, identity));
   }
 
   /** Counts the socket against the caps until it closes; refuses it and returns false when a cap is reached. */
@@ -198,7 +208,7 @@ export class WebSocketServerTransport {
     return false;
   }
 
-  #connect(ws: WebSocket, socket: Duplex, principal: string | undefined): void {
+  #connect(ws: WebSocket, socket: Duplex, { principal, scopes }: AcceptedUpgrade): void {
     const connection: WebSocketConnection = {
       socket,
       alive: true,
@@ -206,7 +216,7 @@ export class WebSocketServerTransport {
       paused: false,
       corked: false,
       session: new ServerSession({
-        handler: this.#handler,
+        handler: guardScopes(this.#handler, scopes, this.#requiredScopes, this.#options.insufficientScopeChallenge),
         principal,
         onError: this.#options.onError,
         maxInFlight: this.#options.maxInFlight,

@@ -33,7 +33,7 @@ function entryProblems(rule) {
   if (typeof rule.rule !== 'string' || rule.rule.trim() === '') problems.push(`rule ${rule.id}: no wording`);
   if (typeof rule.spec !== 'string' || specUrl(rule.spec) === undefined) {
     problems.push(
-      `rule ${rule.id}: spec "${rule.spec}" does not start with a known source (ext:, sep:, core26:, core25:)`,
+      `rule ${rule.id}: spec "${rule.spec}" does not start with a known source (ext:, sep:, core26:, core25:, extauth:)`,
     );
   }
   if (!Array.isArray(rule.impl)) problems.push(`rule ${rule.id}: impl must be a list`);

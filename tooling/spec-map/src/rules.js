@@ -17,6 +17,7 @@ export const SPEC_SOURCES = {
   sep: 'https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/seps/2663-tasks-extension.md',
   core26: 'https://modelcontextprotocol.io/specification/2026-07-28/',
   core25: 'https://modelcontextprotocol.io/specification/2025-11-25/',
+  extauth: 'https://github.com/modelcontextprotocol/ext-auth/blob/main/specification/',
 };
 
 /** The tables of the map, in order: which ids each holds, and its heading. */
@@ -26,8 +27,8 @@ export const SECTIONS = [
   { prefix: 'L-T', heading: '2025-11-25 experimental tasks' },
   { prefix: 'L-S', heading: '2025-era core: server' },
   { prefix: 'L-C', heading: '2025-era core: client' },
-  { prefix: 'A-S', heading: 'Authorization (2026-07-28 core): server' },
-  { prefix: 'A-C', heading: 'Authorization (2026-07-28 core): client' },
+  { prefix: 'A-S', heading: 'Authorization (2026-07-28 core and its extensions): server' },
+  { prefix: 'A-C', heading: 'Authorization (2026-07-28 core and its extensions): client' },
 ];
 
 /**

@@ -89,7 +89,7 @@ describe('scanning and checking a repository', () => {
       rule('C12', { spec: 'shared:tasks.md', impl: [] }),
     ];
     expect(mapProblems(root, rules, allTestTitles(root))).toEqual([
-      'rule C12: spec "shared:tasks.md" does not start with a known source (ext:, sep:, core26:, core25:)',
+      'rule C12: spec "shared:tasks.md" does not start with a known source (ext:, sep:, core26:, core25:, extauth:)',
       'rule C12: no implementing module (or mark it as a gap with a reason)',
       'rule C2: impl module packages/a/src/gone.ts does not exist',
       'rule S3: packages/a/src/mod.ts does not export hidden',
