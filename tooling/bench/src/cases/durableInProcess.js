@@ -30,7 +30,7 @@ async function inChild(ctx, message) {
  * closing the server while the store keeps its records).
  */
 export async function parkedHeap(ctx, url) {
-  const count = ctx.quick ? 2_000 : 100_000;
+  const count = ctx.quick ? 2_000 : Number(process.env.BENCH_PARKED ?? 100_000);
   const pg = await inChild(ctx, { type: 'parked', store: url, count });
   const memory = await inChild(ctx, { type: 'parked', store: 'memory', count });
   const base = {
@@ -45,7 +45,7 @@ export async function parkedHeap(ctx, url) {
       variant: 'PostgreSQL store: the whole process',
       ours: one(pg.bytesPerTask),
       goal: { on: 'ours', max: PARKED_GOAL_BYTES },
-      note: `heap after full GCs with the tasks parked, minus before; runtime's share ${pg.runtimeBytesPerTask.toFixed(0)} B; parked in ${pg.seconds.toFixed(1)} s; baseline heap ${pg.baselineMiB.toFixed(0)} MiB`,
+      note: `heap after full GCs with the tasks parked, minus before; runtime's share ${pg.runtimeBytesPerTask.toFixed(0)} B, the store object's ${pg.storeBytesPerTask.toFixed(0)} B; parked in ${pg.seconds.toFixed(1)} s; baseline heap ${pg.baselineMiB.toFixed(0)} MiB`,
     },
     {
       ...base,

@@ -122,8 +122,11 @@ async function parked({ store: where, count }) {
   await server.close();
   const storeOnly = await settledHeap();
   await store.close();
+  // What the store object itself held (its pool, caches): the heap it frees on close.
+  const closed = await settledHeap();
   return {
     bytesPerTask: (withParked - before) / count,
+    storeBytesPerTask: (storeOnly - closed) / count,
     runtimeBytesPerTask: (withParked - storeOnly) / count,
     seconds,
     baselineMiB: before / 2 ** 20,
