@@ -8,14 +8,15 @@ const TOOL_SERVER = fileURLToPath(new URL('../../node_modules/@mcp-tasks/app-too
 
 /**
  * The sample tool server (`--tools demo`) as a real process on the database `store`, as instance `id`, with `extra`
- * arguments last. With `--log-level info` every execution event (step, parked, handed_back, claimed) is one JSON line
+ * arguments last; `onSpawn(pid)` runs as soon as it exists (to cap its CPU from the start). With `--log-level info` every execution event (step, parked, handed_back, claimed) is one JSON line
  * on stderr with its `time` (ms since the epoch); `events()` parses those seen so far. Resolves once it listens (or,
  * as a worker, once it runs).
  */
-export async function startToolServer(id, store, extra = []) {
+export async function startToolServer(id, store, extra = [], onSpawn = () => undefined) {
   const args = ['--transport', 'http', '--port', '0', '--tools', 'demo', '--store', store, '--instance-id', id];
   const child = spawn(process.execPath, [TOOL_SERVER, ...args, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = once(child, 'exit');
+  onSpawn(child.pid);
   let stderr = '';
   child.stderr.setEncoding('utf8');
   const url = await new Promise((resolve, reject) => {
@@ -55,13 +56,13 @@ function parseEvents(text) {
   return events;
 }
 
-/** Starts `tool` with `args` as a task at `url`; resolves with its id. */
-export async function startTask(url, tool, args) {
+/** Starts `tool` with `args` as a task at `url` (a client declaring `caps`); resolves with its id. */
+export async function startTask(url, tool, args, caps = TASKS_CAPS) {
   const call = {
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: tool, arguments: args, _meta: requestMeta(TASKS_CAPS) },
+    params: { name: tool, arguments: args, _meta: requestMeta(caps) },
   };
   const created = await postJson(url, call, httpHeaders(call));
   const taskId = created.result?.taskId;
