@@ -1,5 +1,5 @@
-import { percentile, summarize } from '../lib/stats.js';
 import { TASKS_CAPS } from '../lib/messages.js';
+import { percentile, summarize } from '../lib/stats.js';
 import { startTask, startToolServer, waitUntil } from '../lib/toolServers.js';
 
 const ASKING_CAPS = { ...TASKS_CAPS, elicitation: {} };
@@ -24,7 +24,9 @@ function firstFreshStep(server, taskIds) {
 /** Starts `count` tasks on `doomed` and resolves with their ids once each has recorded a step there. */
 async function running(doomed, count, round) {
   const taskIds = await Promise.all(
-    Array.from({ length: count }, (_, i) => startTask(doomed.url, 'migrate_database', { database: `r${round}-${i}`, ...TASK_ARGS })),
+    Array.from({ length: count }, (_, i) =>
+      startTask(doomed.url, 'migrate_database', { database: `r${round}-${i}`, ...TASK_ARGS }),
+    ),
   );
   await waitUntil(() => firstFreshStep(doomed, taskIds).size === count, 30_000, 'every task to record a step');
   return taskIds;
@@ -75,7 +77,16 @@ export async function resumeLatency(ctx, store) {
     const primed = [];
     for (let i = 0; i < rounds; i++) {
       drained.push(...(await round(store, survivor, perRound, `d${i}`, (s) => s.stop(), handedBackAt)));
-      killed.push(...(await round(store, survivor, perRound, `k${i}`, (s) => s.kill(), () => undefined)));
+      killed.push(
+        ...(await round(
+          store,
+          survivor,
+          perRound,
+          `k${i}`,
+          (s) => s.kill(),
+          () => undefined,
+        )),
+      );
     }
     // The survivor serves one call that waits for input: its task operations start the store's change feed.
     await startTask(survivor.url, 'deploy_service', { service: 'bench', version: '1' }, ASKING_CAPS);

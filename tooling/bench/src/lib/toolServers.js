@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { httpHeaders, requestMeta, TASKS_CAPS } from './messages.js';
 import { postJson } from './httpLoad.js';
+import { httpHeaders, requestMeta, TASKS_CAPS } from './messages.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('../../node_modules/@mcp-tasks/app-tool-server/dist/main.js', import.meta.url));
+const TOOL_SERVER = fileURLToPath(
+  new URL('../../node_modules/@mcp-tasks/app-tool-server/dist/main.js', import.meta.url),
+);
 
 /**
  * The sample tool server (`--tools demo`) as a real process on the database `store`, as instance `id`, with `extra`
