@@ -45,7 +45,7 @@ export async function parkedHeap(ctx, url) {
       variant: 'PostgreSQL store: the whole process',
       ours: one(pg.bytesPerTask),
       goal: { on: 'ours', max: PARKED_GOAL_BYTES },
-      note: `heap after full GCs with the tasks parked, minus before; runtime's share ${pg.runtimeBytesPerTask.toFixed(0)} B, the store object's ${pg.storeBytesPerTask.toFixed(0)} B; parked in ${pg.seconds.toFixed(1)} s; baseline heap ${pg.baselineMiB.toFixed(0)} MiB`,
+      note: `heap after full GCs with the tasks parked (once it stopped shrinking; ${pg.earlyBytesPerTask.toFixed(0)} B right after the last park), minus before; runtime's share ${pg.runtimeBytesPerTask.toFixed(0)} B, the store object's ${pg.storeBytesPerTask.toFixed(0)} B; parked in ${pg.seconds.toFixed(1)} s; baseline heap ${pg.baselineMiB.toFixed(0)} MiB`,
     },
     {
       ...base,
