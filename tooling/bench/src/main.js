@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { durableCase } from './cases/durableCase.js';
 import { expressTasksGet, fetchTasksGet, greetCallCase, httpTasksGet, sessionCallCase } from './cases/httpCases.js';
 import { instructionsCase } from './cases/instructionsCase.js';
 import { latencyCase } from './cases/latencyCase.js';
@@ -28,6 +29,7 @@ const CASES = {
   latency: latencyCase,
   memory: memoryCase,
   postgres: postgresCase,
+  durable: durableCase,
   'peer-fastmcp': peerFastmcpCase,
 };
 
