@@ -26,7 +26,9 @@ import {
   type Unsubscribe,
 } from './taskStore.js';
 import { TaskStoreError } from './taskStoreError.js';
+import { timeTaskStore } from './timedTaskStore.js';
 import * as transitions from './transitions.js';
+import { applyObserved, createObserved, type WriteObserver } from './writeObserver.js';
 
 /** A pure transition of `transitions`: the next record, or undefined when its rule refuses. */
 type Transition = (current: TaskRecord) => TaskRecord | undefined;
@@ -47,22 +49,24 @@ export class TaskOperations {
   readonly #iso = createIsoFormatter();
   readonly #router: TaskEventRouter;
   readonly #pendingWaits = new Set<(error: Error) => void>();
+  readonly #onWrite: WriteObserver | undefined;
+  readonly #report: (error: unknown) => void;
   #closed = false;
 
-  /** Wraps `store`; its change feed is watched (once) from the first wait or listener on, until {@link close}. */
+  /** Wraps `store` (timed with `onStoreCall`); its change feed is watched once from the first wait or listener on. */
   constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
-    this.store = store;
+    this.#report = options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error));
+    this.store = options.onStoreCall === undefined ? store : timeTaskStore(store, options.onStoreCall, this.#report);
     this.#now = options.now ?? Date.now;
     this.#keepFinishedMs = options.keepFinishedMs ?? null;
-    this.#router = new TaskEventRouter(
-      store,
-      options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error)),
-    );
+    this.#onWrite = options.onWrite;
+    this.#router = new TaskEventRouter(this.store, this.#report);
   }
 
   /** Creates a task (see `TaskStore.create`). */
   create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
-    return this.store.create(owner, options);
+    if (this.#onWrite === undefined) return this.store.create(owner, options);
+    return createObserved(this.store, owner, options, this.#onWrite, this.#report);
   }
 
   /** The current record, or undefined for an unknown, expired or another owner's task. */
@@ -159,10 +163,7 @@ export class TaskOperations {
     return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
   }
 
-  /**
-   * Applies a pure transition of `@mcp-tasks/task-store/transitions` (such as `parkTask` or `handBackTask` of a
-   * durable task) with the same read-transition-write and retry as the named operations.
-   */
+  /** Applies a pure transition (such as `parkTask`) with the read-transition-write and retry of the named ones. */
   apply(owner: TaskOwner, taskId: string, transition: Transition): Promise<SwapResult> {
     return this.#apply(owner, taskId, transition);
   }
@@ -191,10 +192,9 @@ export class TaskOperations {
   }
 
   /**
-   * Calls `listener` with every later event of every task in the store, whatever its owner, after {@link ready}
-   * resolved; before the listeners of each task. For a consumer that keeps its own index of many tasks (running
-   * tools, listen streams): one listener instead of one per task, which costs a closure and a map entry each.
-   * The listener must check `event.record.owner` itself. Exceptions it throws go to `onListenerError`.
+   * Calls `listener` with every later event of every task, whatever its owner (it must check `event.record.owner`),
+   * after {@link ready} resolved, before each task's listeners: one listener for a consumer indexing many tasks
+   * (running tools, listen streams), not a closure and map entry each. Its exceptions go to `onListenerError`.
    */
   listenAll(listener: TaskListener): Unsubscribe {
     return this.#router.listenAll(listener);
@@ -239,10 +239,8 @@ export class TaskOperations {
 
   /** Pending waits and listened tasks (for leak checks). */
   stats(): {
-    /** Waits not yet settled. */
-    readonly pendingWaits: number;
-    /** Tasks with at least one listener in this process. */
-    readonly listenedTasks: number;
+    /** Waits not yet settled. */ readonly pendingWaits: number;
+    /** Tasks with at least one listener in this process. */ readonly listenedTasks: number;
   } {
     return { pendingWaits: this.#pendingWaits.size, listenedTasks: this.#router.taskCount };
   }
@@ -269,6 +267,7 @@ export class TaskOperations {
    */
   #apply(owner: TaskOwner, taskId: string, step: Transition): Promise<SwapResult> {
     if (this.#closed) return Promise.reject(new TaskStoreError('closed', 'The task operations are closed'));
+    if (this.#onWrite !== undefined) return applyObserved(this.store, owner, taskId, step, this.#onWrite, this.#report);
     // Not awaited: a store that updates on its side answers in one hop (the hottest path of the in-memory store).
     if (this.store.update !== undefined) return this.store.update(owner, taskId, step);
     return applyBySwap(this.store, owner, taskId, step);
