@@ -26,9 +26,17 @@ export class TaskMethods {
    */
   readonly #results = new WeakMap<TaskRecord, GetTaskResult>();
 
-  constructor(ops: TaskOperations, abortLocal: (taskId: string, reason: TaskAbortError) => void) {
+  /** Told of each record a `tasks/get` answers with (telemetry's poll count), when given. */
+  readonly #onPoll: ((record: TaskRecord) => void) | undefined;
+
+  constructor(
+    ops: TaskOperations,
+    abortLocal: (taskId: string, reason: TaskAbortError) => void,
+    onPoll?: (record: TaskRecord) => void,
+  ) {
     this.#ops = ops;
     this.#abortLocal = abortLocal;
+    this.#onPoll = onPoll;
   }
 
   /**
@@ -38,6 +46,7 @@ export class TaskMethods {
   async get(owner: string, taskId: string, meta?: JsonObject): Promise<GetTaskResult> {
     const record = await this.#ops.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
+    this.#onPoll?.(record);
     const known = this.#results.get(record);
     if (known !== undefined && known._meta === meta) return known;
     // Records are deep-frozen by the store contract; one that is not (a store breaking it) is never shared.
