@@ -1,0 +1,172 @@
+/**
+ * OpenTelemetry of a task's whole life, with the SDK's in-memory exporter and a metric reader: a durable task that
+ * asks for input, is parked by one instance, resumed by another (two servers on one store) and completes.
+ */
+
+import { InMemoryTaskStore } from '@mcp-tasks/task-store';
+import { metrics, trace } from '@opentelemetry/api';
+import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TELEMETRY_ATTRIBUTES as A, McpServer, parseTraceparent, type TelemetryOptions } from '../src/index.js';
+import { TaskTelemetry } from '../src/taskTelemetry.js';
+import { expectCreateTask, Loopback } from './harness.js';
+
+const OWNER = '\u0000anonymous';
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+const TRACEPARENT = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
+
+/** A reader the test collects from on demand. */
+class TestReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function telemetry() {
+  const spans = new InMemorySpanExporter();
+  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
+  const reader = new TestReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  cleanups.push(() => Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]));
+  const options: TelemetryOptions = { tracerProvider, meterProvider };
+  /** The data points of metric `name` at this moment. */
+  const points = async (name: string): Promise<DataPoint<number | Histogram>[]> => {
+    const { resourceMetrics } = await reader.collect();
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((m) => m.descriptor.name === name);
+    return (metric?.dataPoints ?? []) as DataPoint<number | Histogram>[];
+  };
+  return { spans, options, points };
+}
+
+function instance(workerId: string, store: InMemoryTaskStore, telemetryOptions: TelemetryOptions) {
+  const server = new McpServer({
+    serverInfo: { name: workerId, version: '1.0.0' },
+    taskStore: store,
+    closeTaskStore: false,
+    tasks: { workerId, leaseMs: 2_000 },
+    execution: { claimIntervalMs: 20, parkAfterMs: 10 },
+    telemetry: telemetryOptions,
+  });
+  cleanups.push(() => server.close({ graceMs: 100 }));
+  server.tool({
+    name: 'approve',
+    description: 'Prepares, asks, applies',
+    taskSupport: 'required',
+    durable: true,
+    handler: async (_args, ctx) => {
+      await ctx.step('prepare', () => 'ready');
+      const answer = await ctx.elicit({
+        message: 'Approve?',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      });
+      const applied = await ctx.step('apply', () => (answer.content?.ok === true ? 'applied' : 'skipped'));
+      return { content: [{ type: 'text', text: applied }] };
+    },
+  });
+  return { server, client: new Loopback(server) };
+}
+
+const named = (spans: readonly ReadableSpan[], name: string) => {
+  const found = spans.filter((span) => span.name === name);
+  expect(found, name).toHaveLength(1);
+  return found[0] as ReadableSpan;
+};
+const sumOf = (points: DataPoint<number | Histogram>[], attributes: Record<string, string> = {}) =>
+  points
+    .filter((point) => Object.entries(attributes).every(([key, value]) => point.attributes[key] === value))
+    .reduce((total, point) => total + (typeof point.value === 'number' ? point.value : point.value.count), 0);
+
+describe('task telemetry', () => {
+  it('follows a task from the caller through parking, a resume on another instance, to completion', async () => {
+    const store = new InMemoryTaskStore();
+    cleanups.push(() => store.close());
+    const { spans, options, points } = telemetry();
+    const a = instance('worker-a', store, options);
+    const b = instance('worker-b', store, options);
+    const taskId = expectCreateTask(await a.client.call('approve', {}, { meta: { traceparent: TRACEPARENT } }));
+    await vi.waitFor(async () => expect((await store.get(OWNER, taskId))?.execution?.state).toBe('parked'));
+    await vi.waitFor(() => expect(spans.getFinishedSpans().map((span) => span.name)).toContain('task approve'));
+    expect(sumOf(await points('mcp.tasks.parked'), { [A.tool]: 'approve' })).toBe(1);
+    expect(sumOf(await points('mcp.tasks.live'), { [A.status]: 'input_required' })).toBe(1);
+    // Instance a goes away: the task lives on in the store, and only b can run it.
+    await a.server.close({ graceMs: 100 });
+
+    const asked = await b.client.waitForTask(taskId, (task) => task.status === 'input_required');
+    const [key] = Object.keys(asked.inputRequests as object);
+    await b.client.ok('tasks/update', {
+      taskId,
+      inputResponses: { [key ?? '']: { action: 'accept', content: { ok: true } } },
+    });
+    expect(await b.client.waitForTerminal(taskId)).toMatchObject({ status: 'completed' });
+    await vi.waitFor(() => expect(spans.getFinishedSpans().map((span) => span.name)).toContain('task approve run'));
+
+    const finished = spans.getFinishedSpans();
+    expect(new Set(finished.map((span) => span.spanContext().traceId))).toEqual(new Set([CALLER_TRACE]));
+    // The task's span: a child of the caller's, ended when the task left instance a (parked).
+    const task = named(finished, 'task approve');
+    expect(task.parentSpanContext?.spanId).toBe(CALLER_SPAN);
+    expect(task.attributes).toMatchObject({ [A.taskId]: taskId, [A.tool]: 'approve', [A.worker]: 'worker-a' });
+    expect(task.attributes[A.ended]).toBe('parked');
+    expect(task.events.map((event) => event.name)).toEqual(expect.arrayContaining(['status', 'parked']));
+    // Its context is stored with the task, for the instance that resumes it.
+    const stored = parseTraceparent((await store.get(OWNER, taskId))?.requestMeta?.traceparent);
+    expect(stored?.spanId).toBe(task.spanContext().spanId);
+    const wait = named(finished, 'input wait');
+    expect(wait.parentSpanContext?.spanId).toBe(task.spanContext().spanId);
+    expect(wait.attributes[A.ended]).toBe('parked');
+    expect(named(finished, 'step prepare').parentSpanContext?.spanId).toBe(task.spanContext().spanId);
+
+    // The run on instance b: child of the task's span and linked to it; the replayed step is an event.
+    const run = named(finished, 'task approve run');
+    expect(run.parentSpanContext?.spanId).toBe(task.spanContext().spanId);
+    expect(run.links.map((link) => link.context.spanId)).toEqual([task.spanContext().spanId]);
+    expect(run.attributes).toMatchObject({ [A.worker]: 'worker-b', [A.attempt]: 2, [A.status]: 'completed' });
+    expect(run.status.code).toBe(1); // OK
+    expect(run.events.map((event) => event.name)).toEqual(expect.arrayContaining(['step replayed', 'status']));
+    expect(named(finished, 'step apply').parentSpanContext?.spanId).toBe(run.spanContext().spanId);
+
+    expect(sumOf(await points('mcp.tasks.created'), { [A.tool]: 'approve' })).toBe(1);
+    expect(sumOf(await points('mcp.tasks.finished'), { [A.tool]: 'approve', [A.status]: 'completed' })).toBe(1);
+    expect(sumOf(await points('mcp.tasks.live'))).toBe(0);
+    expect(sumOf(await points('mcp.tasks.parked'))).toBe(0);
+    expect(sumOf(await points('mcp.task.step.duration'), { [A.tool]: 'approve' })).toBe(2);
+    expect(sumOf(await points('mcp.task.input_wait.duration'), { [A.tool]: 'approve' })).toBe(1);
+    expect(sumOf(await points('mcp.task.reruns'), { [A.tool]: 'approve' })).toBe(1);
+    expect(sumOf(await points('mcp.task.polls'))).toBeGreaterThan(1);
+    const operations = new Set(
+      (await points('mcp.task_store.operation.duration')).map((p) => p.attributes[A.operation]),
+    );
+    for (const operation of ['create', 'get', 'update', 'recordStep', 'steps', 'claim']) {
+      expect(operations, operation).toContain(operation);
+    }
+  });
+});
+
+describe('TaskTelemetry.create', () => {
+  it('is off (no hooks at all) while no provider is configured, on with one', () => {
+    expect(trace.getTracerProvider()).toBeDefined();
+    expect(metrics.getMeterProvider()).toBeDefined();
+    expect(TaskTelemetry.create(undefined, 'w')).toBeUndefined();
+    expect(TaskTelemetry.create({}, 'w')).toBeUndefined();
+    const { options } = telemetry();
+    expect(TaskTelemetry.create({ tracerProvider: options.tracerProvider }, 'w')?.metrics).toBeUndefined();
+    expect(TaskTelemetry.create({ meterProvider: options.meterProvider }, 'w')?.metrics).toBeDefined();
+  });
+
+  it('parses and formats W3C traceparent values', () => {
+    expect(parseTraceparent(TRACEPARENT)).toMatchObject({ traceId: CALLER_TRACE, spanId: CALLER_SPAN, traceFlags: 1 });
+    expect(parseTraceparent(`00-${'0'.repeat(32)}-${CALLER_SPAN}-01`)).toBeUndefined();
+    expect(parseTraceparent('00-abc-def-01')).toBeUndefined();
+    expect(parseTraceparent(`ff-${CALLER_TRACE}-${CALLER_SPAN}-01`)).toBeUndefined();
+    expect(parseTraceparent(`01-${CALLER_TRACE}-${CALLER_SPAN}-00-later`)).toMatchObject({ traceFlags: 0 });
+    expect(parseTraceparent(42)).toBeUndefined();
+  });
+});
