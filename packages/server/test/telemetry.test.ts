@@ -8,8 +8,15 @@ import { metrics, trace } from '@opentelemetry/api';
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TELEMETRY_ATTRIBUTES as A, McpServer, parseTraceparent, type TelemetryOptions } from '../src/index.js';
+import {
+  TELEMETRY_ATTRIBUTES as A,
+  McpServer,
+  parseTraceparent,
+  TaskAbortError,
+  type TelemetryOptions,
+} from '../src/index.js';
 import { TaskTelemetry } from '../src/taskTelemetry.js';
+import { LegacyClient } from './era-2025/legacyHarness.js';
 import { expectCreateTask, Loopback } from './harness.js';
 
 const OWNER = '\u0000anonymous';
@@ -147,6 +154,55 @@ describe('task telemetry', () => {
     for (const operation of ['create', 'get', 'update', 'recordStep', 'steps', 'claim']) {
       expect(operations, operation).toContain(operation);
     }
+  });
+});
+
+describe('task telemetry in a 2025-11-25 session', () => {
+  it('parents the task span on the _meta.traceparent of a task-augmented call, and counts its polls', async () => {
+    const { spans, options, points } = telemetry();
+    const server = new McpServer({ serverInfo: { name: 'legacy', version: '1.0.0' }, telemetry: options });
+    cleanups.push(() => server.close());
+    server.tool({
+      name: 'job',
+      description: 'Finishes at once',
+      taskSupport: 'optional',
+      handler: () => ({ content: [{ type: 'text', text: 'job done' }] }),
+    });
+    const client = new LegacyClient(server);
+    await client.connect();
+    const created = await client.ok('tools/call', {
+      name: 'job',
+      arguments: {},
+      task: { ttl: 60_000 },
+      _meta: { traceparent: TRACEPARENT },
+    });
+    const { taskId } = created.task as { taskId: string };
+    await vi.waitFor(async () => expect((await client.ok('tasks/get', { taskId })).status).toBe('completed'));
+    const task = named(spans.getFinishedSpans(), 'task job');
+    expect(task.parentSpanContext?.spanId).toBe(CALLER_SPAN);
+    expect(task.spanContext().traceId).toBe(CALLER_TRACE);
+    expect(task.attributes).toMatchObject({ [A.taskId]: taskId, [A.status]: 'completed' });
+    expect(sumOf(await points('mcp.task.polls'), { [A.status]: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(sumOf(await points('mcp.tasks.finished'), { [A.tool]: 'job', [A.status]: 'completed' })).toBe(1);
+  });
+});
+
+describe('TaskTelemetry', () => {
+  it('counts a run that lost its lease, and ends only the span of the run that ended', async () => {
+    const { spans, options, points } = telemetry();
+    const telemetryOn = TaskTelemetry.create(options, 'w');
+    if (telemetryOn === undefined) throw new Error('telemetry is off');
+    const older = {};
+    const newer = {};
+    telemetryOn.taskCreating('t1', { name: 'job' }, undefined, older);
+    const record = { taskId: 't1', status: 'working', requestMeta: { name: 'job' }, execution: { attempt: 2 } };
+    telemetryOn.runStarting(record as never, newer);
+    telemetryOn.runEnded('t1', older, 'job', new TaskAbortError('lease_lost', 'taken over'));
+    expect(spans.getFinishedSpans().map((span) => span.attributes[A.ended])).toEqual(['superseded']);
+    telemetryOn.runEnded('t1', newer, 'job', undefined);
+    expect(spans.getFinishedSpans().map((span) => span.attributes[A.ended])).toEqual(['superseded', 'released']);
+    expect(sumOf(await points('mcp.task.lease_losses'), { [A.tool]: 'job' })).toBe(1);
+    expect(sumOf(await points('mcp.task.reruns'), { [A.tool]: 'job' })).toBe(1);
   });
 });
 
