@@ -6,6 +6,7 @@ import { Exchange, type ExchangeOptions, type OpenResponse } from './exchange.js
 import { errorReply, type HttpReply } from './httpReply.js';
 import type { ResponseSink } from './responseSink.js';
 import { runHandler } from './runHandler.js';
+import { carryTraceHeaders } from './traceHeaders.js';
 import { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
@@ -200,7 +201,9 @@ export class HttpBinding {
    */
   dispatch(message: unknown, header: HeaderLookup, sink: ResponseSink, principal?: string): HttpReply | OpenResponse {
     // The era is decided here, once: a 2026-07-28 message never enters the 2025-era session router.
-    if (this.#router !== undefined && isLegacyEra(message, header)) {
+    const legacy = this.#router !== undefined && isLegacyEra(message, header);
+    carryTraceHeaders(message, header, legacy);
+    if (legacy) {
       const routed = this.#router.post(message, header, sink, principal);
       if (routed !== undefined) return routed;
     }
