@@ -46,6 +46,8 @@ export interface CliOptions {
   readonly limits?: TransportLimits | undefined;
   /** Durable execution: role, parking, concurrency, drain. */
   readonly execution: ExecutionCliOptions;
+  /** `--otel`: export traces and metrics over OTLP (docs/guides/telemetry.md). Absent when not given. */
+  readonly otel?: true;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -78,6 +80,8 @@ Options:
   --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 10000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
+  --otel                      export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT,
+                              default http://localhost:4318); log lines carry trace_id and span_id
   -V, --version               print the version
   -h, --help                  show this help
 
@@ -98,6 +102,7 @@ const OPTIONS = {
   'auth-jwks': { type: 'string' },
   'log-level': { type: 'string', default: 'info' },
   console: { type: 'boolean', default: false },
+  otel: { type: 'boolean', default: false },
   store: { type: 'string' },
   'instance-id': { type: 'string' },
   'lease-ms': { type: 'string' },
@@ -225,6 +230,7 @@ export function parseCliOptions(
     maxTasksPerPrincipal: parseMaxTasks(values['max-tasks-per-principal']),
     limits: parseLimits(values, (message) => new UsageError(message)),
     execution: parseExecution(values, (message) => new UsageError(message)),
+    ...(values.otel === true ? { otel: true as const } : {}),
   };
 }
 
