@@ -28,7 +28,7 @@ import {
 import { TaskStoreError } from './taskStoreError.js';
 import { timeTaskStore } from './timedTaskStore.js';
 import * as transitions from './transitions.js';
-import { applyObserved, createObserved, type WriteObserver } from './writeObserver.js';
+import { observeWrites } from './writeObserver.js';
 
 /** A pure transition of `transitions`: the next record, or undefined when its rule refuses. */
 type Transition = (current: TaskRecord) => TaskRecord | undefined;
@@ -49,24 +49,22 @@ export class TaskOperations {
   readonly #iso = createIsoFormatter();
   readonly #router: TaskEventRouter;
   readonly #pendingWaits = new Set<(error: Error) => void>();
-  readonly #onWrite: WriteObserver | undefined;
-  readonly #report: (error: unknown) => void;
   #closed = false;
 
   /** Wraps `store` (timed with `onStoreCall`); its change feed is watched once from the first wait or listener on. */
   constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
-    this.#report = options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error));
-    this.store = options.onStoreCall === undefined ? store : timeTaskStore(store, options.onStoreCall, this.#report);
+    const report = options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error));
+    // The hooks wrap the store: with neither, the operations run on the store itself at no extra cost.
+    const timed = options.onStoreCall === undefined ? store : timeTaskStore(store, options.onStoreCall, report);
+    this.store = options.onWrite === undefined ? timed : observeWrites(timed, options.onWrite, report);
     this.#now = options.now ?? Date.now;
     this.#keepFinishedMs = options.keepFinishedMs ?? null;
-    this.#onWrite = options.onWrite;
-    this.#router = new TaskEventRouter(this.store, this.#report);
+    this.#router = new TaskEventRouter(this.store, report);
   }
 
   /** Creates a task (see `TaskStore.create`). */
   create(owner: TaskOwner, options: CreateTaskOptions): Promise<TaskRecord> {
-    if (this.#onWrite === undefined) return this.store.create(owner, options);
-    return createObserved(this.store, owner, options, this.#onWrite, this.#report);
+    return this.store.create(owner, options);
   }
 
   /** The current record, or undefined for an unknown, expired or another owner's task. */
@@ -267,7 +265,6 @@ export class TaskOperations {
    */
   #apply(owner: TaskOwner, taskId: string, step: Transition): Promise<SwapResult> {
     if (this.#closed) return Promise.reject(new TaskStoreError('closed', 'The task operations are closed'));
-    if (this.#onWrite !== undefined) return applyObserved(this.store, owner, taskId, step, this.#onWrite, this.#report);
     // Not awaited: a store that updates on its side answers in one hop (the hottest path of the in-memory store).
     if (this.store.update !== undefined) return this.store.update(owner, taskId, step);
     return applyBySwap(this.store, owner, taskId, step);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryTaskStore, isDurableTaskStore, TaskOperations, type TaskRecord } from '../src/index.js';
 
-const ELICIT = { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: {} } } as const;
+const ELICIT = {
+  method: 'elicitation/create' as const,
+  params: { message: 'ok?', requestedSchema: { type: 'object' as const, properties: {} } },
+};
 
 describe('TaskOperations onWrite', () => {
   it('tells each write once, with the record it was computed from and the record written', async () => {
