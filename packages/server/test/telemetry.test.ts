@@ -4,7 +4,8 @@
  */
 
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
-import { metrics, trace } from '@opentelemetry/api';
+import { context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -154,6 +155,40 @@ describe('task telemetry', () => {
     for (const operation of ['create', 'get', 'update', 'recordStep', 'steps', 'claim']) {
       expect(operations, operation).toContain(operation);
     }
+  });
+});
+
+describe('the context of a tool run', () => {
+  it('is its task span: spans and log lines of the handler, its steps and its execution events join the trace', async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    cleanups.push(async () => context.disable());
+    const { spans, options } = telemetry();
+    const active = () => trace.getActiveSpan()?.spanContext().spanId;
+    const seen: Record<string, string | undefined> = {};
+    const server = new McpServer({
+      serverInfo: { name: 'context', version: '1.0.0' },
+      telemetry: options,
+      execution: { onEvent: (event) => (seen[`event ${event.type}`] = active()) },
+    });
+    cleanups.push(() => server.close());
+    server.tool({
+      name: 'work',
+      description: 'One step',
+      taskSupport: 'required',
+      durable: true,
+      handler: async (_args, ctx) => {
+        seen.handler = active();
+        await ctx.step('one', () => {
+          seen.step = active();
+        });
+        return { content: [{ type: 'text', text: 'done' }] };
+      },
+    });
+    const client = new Loopback(server);
+    const taskId = expectCreateTask(await client.call('work'));
+    await client.waitForTerminal(taskId);
+    const task = named(spans.getFinishedSpans(), 'task work').spanContext().spanId;
+    expect(seen).toEqual({ handler: task, step: task, 'event step': task });
   });
 });
 
