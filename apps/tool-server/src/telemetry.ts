@@ -14,6 +14,9 @@ import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from 
 import { BatchSpanProcessor, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { VERSION } from './version.js';
 
+/** How long a shutdown waits for the last export. */
+const SHUTDOWN_EXPORT_MS = 2_000;
+
 /** The SDK started for `--otel`. */
 export interface StartedTelemetry {
   readonly tracerProvider: TracerProvider;
@@ -49,7 +52,14 @@ export function startTelemetry(instanceId: string | undefined, exporters: Teleme
     tracerProvider,
     meterProvider,
     shutdown: async () => {
-      await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
+      // The last export gets a few seconds: an unreachable collector must not hold the process up to its own exit
+      // timeout (the exporters retry).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SHUTDOWN_EXPORT_MS);
+      });
+      await Promise.race([Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]), deadline]);
+      clearTimeout(timer);
       trace.disable();
       metrics.disable();
       context.disable();
