@@ -87,6 +87,7 @@ export class TaskRuntime implements ExecutionHost {
           parkAfterMs: execution.parkAfterMs,
           retry: execution.retry,
           onEvent: withTelemetry(execution.onEvent, telemetry),
+          ...(telemetry?.tracing === true ? { traceStep: telemetry.traceStep } : {}),
         }
       : undefined;
     this.supervisor = new ToolSupervisor({

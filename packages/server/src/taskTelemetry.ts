@@ -142,15 +142,38 @@ export class TaskTelemetry {
     else this.#apply(event.record);
   };
 
-  /** The durable runtime's events: step spans and durations, events on the task's span. */
+  /** Whether spans are recorded (a tracer provider is configured). */
+  get tracing(): boolean {
+    return this.#tracer !== undefined;
+  }
+
+  /**
+   * Runs a durable step's function in its span (`step <name>`, child of the task's span in this process), so the
+   * spans it makes nest under it; an exception is recorded on the span, which ends when the function settles.
+   */
+  readonly traceStep = <T>(taskId: string, step: string, attempt: number, run: () => T | Promise<T>): Promise<T> => {
+    const held = this.#spans.get(taskId);
+    const tracer = this.#tracer;
+    if (held === undefined || tracer === undefined) return Promise.resolve().then(run);
+    const attributes = { [A.taskId]: taskId, [A.step]: step, [A.attempt]: attempt };
+    return tracer.startActiveSpan(`step ${step}`, { attributes }, held.context, async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  };
+
+  /** The durable runtime's events: step durations, and events on the task's span. */
   readonly onEvent = (event: ExecutionEvent): void => {
     const held = this.#spans.get(event.taskId);
     if (event.type === 'step' && !event.replayed) {
       this.metrics?.step(held?.tool ?? 'unknown', event.durationMs);
-      if (held === undefined || this.#tracer === undefined) return;
-      const startTime = new Date(Date.now() - event.durationMs);
-      const attributes = { [A.taskId]: event.taskId, [A.step]: event.step, [A.attempt]: event.attempt };
-      this.#tracer.startSpan(`step ${event.step}`, { startTime, attributes }, held.context).end();
       return;
     }
     if (held === undefined) return;

@@ -159,7 +159,7 @@ describe('task telemetry', () => {
 });
 
 describe('the context of a tool run', () => {
-  it('is its task span: spans and log lines of the handler, its steps and its execution events join the trace', async () => {
+  it('is its task span (a step function: its step span), so the spans and log lines of the handler join the trace', async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     cleanups.push(async () => context.disable());
     const { spans, options } = telemetry();
@@ -188,7 +188,10 @@ describe('the context of a tool run', () => {
     const taskId = expectCreateTask(await client.call('work'));
     await client.waitForTerminal(taskId);
     const task = named(spans.getFinishedSpans(), 'task work').spanContext().spanId;
-    expect(seen).toEqual({ handler: task, step: task, 'event step': task });
+    const step = named(spans.getFinishedSpans(), 'step one');
+    expect(step.parentSpanContext?.spanId).toBe(task);
+    // The step's function runs in the step's span; the handler and the events in the task's.
+    expect(seen).toEqual({ handler: task, step: step.spanContext().spanId, 'event step': task });
   });
 });
 
