@@ -13,6 +13,7 @@ import {
   TELEMETRY_ATTRIBUTES as A,
   McpServer,
   parseTraceparent,
+  RetryableError,
   TaskAbortError,
   type TelemetryOptions,
 } from '../src/index.js';
@@ -155,6 +156,46 @@ describe('task telemetry', () => {
     for (const operation of ['create', 'get', 'update', 'recordStep', 'steps', 'claim']) {
       expect(operations, operation).toContain(operation);
     }
+  });
+});
+
+describe('a retried step', () => {
+  it('is an error step span and a retry event; the task is handed back, and its next run is a re-run', async () => {
+    const { spans, options, points } = telemetry();
+    const server = new McpServer({
+      serverInfo: { name: 'retry', version: '1.0.0' },
+      telemetry: options,
+      execution: { claimIntervalMs: 20, retry: { initialDelayMs: 10 } },
+    });
+    cleanups.push(() => server.close());
+    let busy = true;
+    server.tool({
+      name: 'publish',
+      description: 'Fails once with a retryable error',
+      taskSupport: 'required',
+      durable: true,
+      handler: async (_args, ctx) => {
+        await ctx.step('upload', () => {
+          if (!busy) return 'uploaded';
+          busy = false;
+          throw new RetryableError('registry busy');
+        });
+        return { content: [{ type: 'text', text: 'published' }] };
+      },
+    });
+    const client = new Loopback(server);
+    const taskId = expectCreateTask(await client.call('publish'));
+    expect(await client.waitForTerminal(taskId)).toMatchObject({ status: 'completed' });
+    await vi.waitFor(() => expect(spans.getFinishedSpans().map((span) => span.name)).toContain('task publish run'));
+    const finished = spans.getFinishedSpans();
+    const task = named(finished, 'task publish');
+    expect(task.attributes[A.ended]).toBe('handed_back');
+    expect(task.events.map((event) => event.name)).toContain('retry');
+    const uploads = finished.filter((span) => span.name === 'step upload');
+    expect(uploads.map((span) => span.status.code)).toEqual([2, 0]); // ERROR, then UNSET
+    expect(uploads[0]?.events.map((event) => event.name)).toEqual(['exception']);
+    expect(named(finished, 'task publish run').attributes).toMatchObject({ [A.attempt]: 2, [A.status]: 'completed' });
+    expect(sumOf(await points('mcp.task.reruns'), { [A.tool]: 'publish' })).toBe(1);
   });
 });
 
