@@ -3,6 +3,7 @@ import {
   type Attributes,
   type Context,
   context,
+  createNoopMeter,
   type Link,
   metrics,
   ProxyTracerProvider,
@@ -21,7 +22,7 @@ import { contextWithParent, formatTraceparent, spanContextFromMeta } from './tra
 const SCOPE = '@mcp-tasks/server';
 /** The provider `trace.getTracerProvider()` delegates to while no SDK registered one. */
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
-const NOOP_METER = metrics.getMeterProvider().getMeter(SCOPE);
+const NOOP_METER = createNoopMeter();
 
 /** What this process holds of a task it runs: the span of the run, its context, and an open input wait. */
 interface TaskSpan {
