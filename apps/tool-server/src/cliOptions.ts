@@ -47,6 +47,8 @@ export interface CliOptions {
   readonly limits?: TransportLimits | undefined;
   /** Durable execution: role, parking, concurrency, drain. */
   readonly execution: ExecutionCliOptions;
+  /** `--otel`: export traces and metrics over OTLP (docs/guides/telemetry.md). Absent when not given. */
+  readonly otel?: true;
 }
 
 /** A command line that cannot be run; the message is one readable line. */
@@ -77,6 +79,8 @@ ${AUTH_USAGE}
   --max-tasks-per-principal N tasks one principal may hold at once; one more gets -32029 / HTTP 429 (default 10000)
   --log-level debug|info|warn|error|silent
                               stderr verbosity (default info)
+  --otel                      export traces and metrics over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT,
+                              default http://localhost:4318); log lines carry trace_id and span_id
   -V, --version               print the version
   -h, --help                  show this help
 
@@ -95,6 +99,7 @@ const OPTIONS = {
   ...AUTH_OPTIONS,
   'log-level': { type: 'string', default: 'info' },
   console: { type: 'boolean', default: false },
+  otel: { type: 'boolean', default: false },
   store: { type: 'string' },
   'instance-id': { type: 'string' },
   'lease-ms': { type: 'string' },
@@ -228,6 +233,7 @@ export function parseCliOptions(
     maxTasksPerPrincipal: parseMaxTasks(values['max-tasks-per-principal']),
     limits: parseLimits(values, (message) => new UsageError(message)),
     execution: parseExecution(values, (message) => new UsageError(message)),
+    ...(values.otel === true ? { otel: true as const } : {}),
   };
 }
 

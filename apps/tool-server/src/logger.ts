@@ -3,6 +3,7 @@
  * messages only). pino because it is the fastest well-kept structured logger for Node, with levels, child
  * loggers and redaction built in; we keep only the level names of our CLI.
  */
+import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 
 /** Verbosity levels, quietest last. */
@@ -29,7 +30,17 @@ export function createLogger(
   level: LogLevelName,
   destination: pino.DestinationStream = pino.destination({ fd: 2, sync: true }),
 ): Logger {
-  return pino({ name: 'tool-server', level, base: { pid: process.pid } }, destination);
+  return pino({ name: 'tool-server', level, base: { pid: process.pid }, mixin: traceFields }, destination);
+}
+
+/**
+ * The ids of the active span as log fields (`trace_id`, `span_id`), so a line joins its trace: with `--otel`, a
+ * tool's work runs in its task's span. None outside a span (and always none without an SDK).
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (spanContext === undefined) return {};
+  return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
 }
 
 /** A one-line description of an unknown thrown value. */

@@ -8,6 +8,7 @@
 import { parseCliOptions, USAGE, UsageError } from './cliOptions.js';
 import { createLogger, describeError, type Logger } from './logger.js';
 import { type StartedToolServer, startToolServer } from './startToolServer.js';
+import type { StartedTelemetry } from './telemetry.js';
 import { VERSION } from './version.js';
 
 /** A shutdown that hangs (e.g. a tool ignoring its abort signal) must not keep the process alive forever. */
@@ -68,9 +69,14 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  let telemetry: StartedTelemetry | undefined;
   try {
-    started = await startToolServer(parsed, logger);
+    // Before the server: it uses the providers registered globally when it is made.
+    if (parsed.otel === true) telemetry = (await import('./telemetry.js')).startTelemetry(parsed.instanceId);
+    const server = await startToolServer(parsed, logger);
+    started = telemetry === undefined ? server : withTelemetryShutdown(server, telemetry);
   } catch (error) {
+    await telemetry?.shutdown();
     process.stderr.write(`mcp-tasks-tool-server: cannot start: ${error instanceof Error ? error.message : error}\n`);
     return 1;
   }
@@ -88,6 +94,20 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
   if (stopReason !== undefined) void shutdown(started, stopReason, logger);
   void started.ended.then(() => requestStop('stdin closed'));
   return undefined;
+}
+
+/** `server`, whose stop also exports the last spans and metrics once the server closed. */
+function withTelemetryShutdown(server: StartedToolServer, telemetry: StartedTelemetry): StartedToolServer {
+  return {
+    ...server,
+    stop: async () => {
+      try {
+        await server.stop();
+      } finally {
+        await telemetry.shutdown();
+      }
+    },
+  };
 }
 
 main(process.argv.slice(2)).then(

@@ -5,6 +5,7 @@
  */
 import type { MessageHandler } from '@mcp-tasks/protocol';
 import { isRecord } from '@mcp-tasks/protocol';
+import { spanContextFromMeta } from '@mcp-tasks/server';
 import type { Logger } from './logger.js';
 
 /** `handler` with a debug log line per message. */
@@ -14,7 +15,13 @@ export function logRequests(handler: MessageHandler, logger: Logger): MessageHan
     const method = isRecord(message) && typeof message.method === 'string' ? message.method : undefined;
     const params = isRecord(message) && isRecord(message.params) ? message.params : undefined;
     const requestTaskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
-    const fields = { method, principal: context.principal ?? null };
+    // The caller's span (`_meta.traceparent`), so the line joins the caller's trace.
+    const caller = spanContextFromMeta(isRecord(params?._meta) ? params._meta : undefined);
+    const fields = {
+      method,
+      principal: context.principal ?? null,
+      ...(caller === undefined ? {} : { trace_id: caller.traceId, span_id: caller.spanId }),
+    };
     try {
       const response = await handler(message, context);
       const result =

@@ -66,6 +66,8 @@ export interface DurableDeps {
   readonly parkAfterMs: number;
   readonly retry: RetryPolicy;
   readonly onEvent: (event: ExecutionEvent) => void;
+  /** Runs a step's function in a span of its own (telemetry with a tracer); absent: the function runs as is. */
+  readonly traceStep?: <T>(taskId: string, step: string, attempt: number, run: () => T | Promise<T>) => Promise<T>;
 }
 
 /**

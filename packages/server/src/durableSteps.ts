@@ -40,7 +40,10 @@ export async function runDurableStep<T>(
   const started = performance.now();
   let value: T;
   try {
-    value = await run(call.signal);
+    const { traceStep } = deps;
+    value = await (traceStep === undefined
+      ? run(call.signal)
+      : traceStep(call.taskId, name, durable.attempt, () => run(call.signal)));
   } catch (error) {
     if (isRetryableError(error) && !call.aborted) await retryLater(deps, call, durable, name, error);
     throw error;

@@ -46,6 +46,8 @@ export type { TaskAbortKind } from './taskAbort.js';
 export { isTaskAbort, TaskAbortError } from './taskAbort.js';
 export type { ExecutionHost, RunEnd, TaskExecutor } from './taskExecutor.js';
 export { isTaskLimitError, TASK_LIMIT_ERROR_CODE } from './taskLimitError.js';
+export { TELEMETRY_ATTRIBUTES } from './taskMetrics.js';
+export type { TelemetryOptions } from './telemetryOptions.js';
 export type {
   HandlerContext,
   InputKind,
@@ -55,3 +57,4 @@ export type {
   ToolMode,
 } from './toolContext.js';
 export type { TaskSupport, ToolArgs, ToolDefinition, ToolResult } from './toolRegistry.js';
+export { formatTraceparent, parseTraceparent, spanContextFromMeta } from './traceContext.js';

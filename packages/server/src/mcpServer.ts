@@ -95,6 +95,7 @@ export class McpServer implements ServerEndpoint {
       ...tasks,
       tools: this.#tools,
       execution: resolveExecutionOptions(options.execution, this.#report),
+      telemetry: options.telemetry,
       report: this.#report,
     });
     this.#hub = new ListenHub(this.#tasks.ops, tasks.maxTaskIdsPerListen);

@@ -1,6 +1,7 @@
 import type { TaskStore } from '@mcp-tasks/task-store';
 import type { ExecutionOptions } from './executionOptions.js';
 import type { CacheableMethod, CacheHint } from './serverRoutes.js';
+import type { TelemetryOptions } from './telemetryOptions.js';
 
 /** Options of `McpServer`. */
 export interface McpServerOptions {
@@ -70,6 +71,12 @@ export interface McpServerOptions {
   };
   /** Durable execution of `durable` tools. */
   readonly execution?: ExecutionOptions;
+  /**
+   * OpenTelemetry traces and metrics of the tasks (see `TelemetryOptions`): a span per task from its creation to its
+   * terminal status, child of the caller's span (`_meta.traceparent`), with step, input-wait and re-run spans, and
+   * the task metrics. @default the globally registered providers; nothing is recorded when none is configured
+   */
+  readonly telemetry?: TelemetryOptions;
   /** Whether `McpServer.close` closes the task store. @default true when the server created the store */
   readonly closeTaskStore?: boolean;
   /** HMAC key for MRTR `requestState`. @default a random key per server instance */

@@ -29,9 +29,17 @@ export class TaskMethods {
   /** The `meta` a durable task's kept result was built from (its `_meta` adds the execution). */
   readonly #durableMeta = new WeakMap<GetTaskResult, JsonObject | undefined>();
 
-  constructor(ops: TaskOperations, abortLocal: (taskId: string, reason: TaskAbortError) => void) {
+  /** Told of each record a `tasks/get` answers with (telemetry's poll count), when given. */
+  readonly #onPoll: ((record: TaskRecord) => void) | undefined;
+
+  constructor(
+    ops: TaskOperations,
+    abortLocal: (taskId: string, reason: TaskAbortError) => void,
+    onPoll?: (record: TaskRecord) => void,
+  ) {
     this.#ops = ops;
     this.#abortLocal = abortLocal;
+    this.#onPoll = onPoll;
   }
 
   /**
@@ -42,6 +50,7 @@ export class TaskMethods {
   async get(owner: string, taskId: string, meta?: JsonObject): Promise<GetTaskResult> {
     const record = await this.#ops.get(owner, taskId);
     if (record === undefined) throw notFound(taskId);
+    this.#onPoll?.(record);
     const known = this.#results.get(record);
     if (known !== undefined && this.#metaOf(known) === meta) return known;
     const full = withExecutionMeta(record, meta);

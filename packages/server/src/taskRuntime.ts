@@ -17,6 +17,8 @@ import { TaskAbortError } from './taskAbort.js';
 import type { ExecutionHost, RunEnd } from './taskExecutor.js';
 import { TaskMethods } from './taskMethods.js';
 import { SHUTDOWN_ERROR } from './taskOutcomes.js';
+import { TaskTelemetry, telemetryHooks, withTelemetry } from './taskTelemetry.js';
+import type { TelemetryOptions } from './telemetryOptions.js';
 import { createToolContext, type InputChannel } from './toolContext.js';
 import type { ToolLaunch } from './toolLaunch.js';
 import { type RegisteredTool, runsAgain } from './toolRegistry.js';
@@ -37,6 +39,8 @@ export interface TaskRuntimeOptions {
   readonly tools: ReadonlyMap<string, RegisteredTool>;
   /** @default the defaults of `McpServerOptions.execution` */
   readonly execution?: ResolvedExecutionOptions;
+  /** @default the global OpenTelemetry providers (nothing is recorded when none is configured) */
+  readonly telemetry?: TelemetryOptions | undefined;
   readonly report: (error: unknown) => void;
 }
 
@@ -52,6 +56,8 @@ export class TaskRuntime implements ExecutionHost {
   readonly methods: TaskMethods;
   readonly supervisor: ToolSupervisor;
   readonly workerId: string;
+  /** Spans and metrics of the tasks; undefined when the host configured no OpenTelemetry. */
+  readonly telemetry: TaskTelemetry | undefined;
   readonly #keeper: LeaseKeeper;
   readonly #options: TaskRuntimeOptions;
   readonly #execution: ResolvedExecutionOptions;
@@ -61,13 +67,18 @@ export class TaskRuntime implements ExecutionHost {
   constructor(options: TaskRuntimeOptions) {
     this.#options = options;
     this.workerId = options.workerId;
+    const telemetry = TaskTelemetry.create(options.telemetry, options.workerId);
+    this.telemetry = telemetry;
     this.ops = new TaskOperations(options.store, {
       onListenerError: options.report,
       keepFinishedMs: options.keepFinishedMs,
+      ...telemetryHooks(telemetry),
     });
+    if (telemetry !== undefined) this.ops.listenAll(telemetry.observe);
     const execution = options.execution ?? resolveExecutionOptions(undefined, options.report);
     this.#execution = execution;
-    const store = options.store;
+    // Through the operations' store: with telemetry on, the store calls of durable work are timed too.
+    const store = this.ops.store;
     this.#durable = isDurableTaskStore(store)
       ? {
           ops: this.ops,
@@ -75,7 +86,8 @@ export class TaskRuntime implements ExecutionHost {
           workerId: options.workerId,
           parkAfterMs: execution.parkAfterMs,
           retry: execution.retry,
-          onEvent: execution.onEvent,
+          onEvent: withTelemetry(execution.onEvent, telemetry),
+          ...(telemetry?.tracing === true ? { traceStep: telemetry.traceStep } : {}),
         }
       : undefined;
     this.supervisor = new ToolSupervisor({
@@ -84,8 +96,13 @@ export class TaskRuntime implements ExecutionHost {
       newTaskId: createTaskIdGenerator(),
       durable: this.#durable,
       queueDurable: execution.role === 'front',
+      telemetry,
     });
-    this.methods = new TaskMethods(this.ops, (taskId, reason) => this.supervisor.abort(taskId, reason));
+    this.methods = new TaskMethods(
+      this.ops,
+      (taskId, reason) => this.supervisor.abort(taskId, reason),
+      telemetry === undefined ? undefined : (record) => telemetry.poll(record),
+    );
     this.#keeper = new LeaseKeeper({
       ops: this.ops,
       supervisor: this.supervisor,

@@ -111,6 +111,7 @@ async function startTask(
       tool,
       args,
       requestMeta: taskRequestMeta(tool, args, envelope, principal),
+      callerMeta: envelope.meta,
       signal: context.signal,
       makeContext: (channel, abort, streaming) =>
         createToolContext({ principal, envelope, abort, mrtr, notify: stream.notify, streaming }, channel),

@@ -2,6 +2,7 @@ import type { TaskOperations } from '@mcp-tasks/task-store';
 import type { CallAbort } from './callAbort.js';
 import type { DurableDeps } from './durableCall.js';
 import type { JsonObject } from './jsonRpc.js';
+import type { TaskTelemetry } from './taskTelemetry.js';
 import type { InputChannel, ToolContext } from './toolContext.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
@@ -27,6 +28,8 @@ export interface SupervisorOptions {
    * instance that takes the call starts running it at once.
    */
   readonly queueDurable?: boolean;
+  /** Spans and metrics of the tasks; undefined when the host configured no OpenTelemetry. */
+  readonly telemetry?: TaskTelemetry | undefined;
   readonly report: (error: unknown) => void;
 }
 
@@ -37,6 +40,8 @@ export interface ToolLaunch {
   readonly args: unknown;
   /** Stored with the task: what a resumed run needs (tool name, and for a resumable tool its arguments). */
   readonly requestMeta: JsonObject;
+  /** The request's `_meta`: its `traceparent` names the caller's span, parent of the task's span. */
+  readonly callerMeta?: JsonObject;
   /** Builds the tool context; `streaming()` turns false once the `CreateTaskResult` is decided. */
   readonly makeContext: (channel: InputChannel, abort: CallAbort, streaming: () => boolean) => ToolContext;
   /** The request's signal: while the answer is undecided, its abort (the caller gave up) aborts the call. */
@@ -50,4 +55,21 @@ export interface ToolLaunch {
   readonly keepsNotifying?: boolean;
   /** The task's lifetime from creation, instead of the supervisor's `ttlMs`. */
   readonly ttlMs?: number | null;
+}
+
+/**
+ * What the supervisor creates a task of `launch` with (its id, TTL, poll interval and stored request); with
+ * telemetry on, this starts the task's span, for the run `run`, and stores its context in `requestMeta`.
+ */
+export function newTaskShape(options: SupervisorOptions, taskId: string, launch: ToolLaunch, run: object) {
+  const { telemetry } = options;
+  return {
+    taskId,
+    ttlMs: launch.ttlMs === undefined ? options.ttlMs : launch.ttlMs,
+    pollIntervalMs: options.pollIntervalMs,
+    requestMeta:
+      telemetry === undefined
+        ? launch.requestMeta
+        : telemetry.taskCreating(taskId, launch.requestMeta, launch.callerMeta, run),
+  };
 }

@@ -32,7 +32,7 @@ import {
   toolErrorResult,
   toolOutcome,
 } from './toolInvocation.js';
-import type { SupervisorOptions, ToolLaunch } from './toolLaunch.js';
+import { newTaskShape, type SupervisorOptions, type ToolLaunch } from './toolLaunch.js';
 import type { RegisteredTool } from './toolRegistry.js';
 
 /**
@@ -99,7 +99,7 @@ export class ToolSupervisor {
       if (this.#options.immediateResultMs <= 0 || launch.alwaysTask === true) await task.create();
       const ctx = launch.makeContext(task, call, whileInGrace(task));
       // The run, not its classified outcome: a waiting task keeps one promise chain (the write below), not two.
-      const run = runTool(launch.tool, launch.args, ctx);
+      const run = this.#run(call, () => runTool(launch.tool, launch.args, ctx));
       work = run;
       if (task.creation === undefined) {
         const early = await task.outcomeWithinGrace(toolOutcome(run), this.#options.immediateResultMs);
@@ -150,9 +150,11 @@ export class ToolSupervisor {
     if (steps !== undefined) call.durable = new DurableCall(record.execution?.attempt ?? 1, steps);
     this.#tools.markRunning(call);
     this.#tools.listen(call);
+    this.#options.telemetry?.runStarting(record, call);
     const task = this.#deferredTask(call, () => Promise.resolve(record), record);
     const ctx = makeContext(task, call, () => false);
-    return this.#writeThenRelease(call, runTool(tool, record.requestMeta?.arguments, ctx)).then(() => runEnd(call));
+    const run = this.#run(call, () => runTool(tool, record.requestMeta?.arguments, ctx));
+    return this.#writeThenRelease(call, run).then(() => runEnd(call));
   }
 
   /** Aborts the tool of `taskId` if this instance runs it. */
@@ -194,8 +196,21 @@ export class ToolSupervisor {
   }
 
   #releaseWhenSettled(call: RunningTool, work: Promise<unknown>): void {
-    const release = () => this.#tools.release(call);
+    const release = () => this.#release(call);
     work.then(release, release);
+  }
+
+  /** Runs the tool in its task's trace context, when telemetry is on. */
+  #run(call: RunningTool, run: () => Promise<unknown>): Promise<unknown> {
+    const telemetry = this.#options.telemetry;
+    return telemetry === undefined ? run() : telemetry.runIn(call.taskId, run);
+  }
+
+  #release(call: RunningTool): void {
+    if (call.state !== 'released') {
+      this.#options.telemetry?.runEnded(call.taskId, call, call.tool.definition.name, call.reason);
+    }
+    this.#tools.release(call);
   }
 
   /**
@@ -215,7 +230,7 @@ export class ToolSupervisor {
       // A durable call that parked its task or handed it back leaves it to the next run: nothing to write.
       if (call.durable?.yielded === undefined) await this.#outcomes.write(call, outcome);
     } finally {
-      this.#tools.release(call);
+      this.#release(call);
     }
   }
 
@@ -235,25 +250,19 @@ export class ToolSupervisor {
     );
   }
 
-  #taskShape(taskId: string, launch: ToolLaunch) {
-    return {
-      taskId,
-      ttlMs: launch.ttlMs === undefined ? this.#options.ttlMs : launch.ttlMs,
-      pollIntervalMs: this.#options.pollIntervalMs,
-      requestMeta: launch.requestMeta,
-    };
-  }
-
   /** A front's answer to a durable call: the task, created queued for the workers; nothing runs here. */
   async #enqueue(launch: ToolLaunch): Promise<CreateTaskResult> {
     await this.#options.ops.ready();
+    const taskId = this.#options.newTaskId();
     try {
       const record = await this.#options.ops.create(launch.owner, {
-        ...this.#taskShape(this.#options.newTaskId(), launch),
+        ...newTaskShape(this.#options, taskId, launch, launch),
         durable: true,
       });
+      this.#options.telemetry?.left(taskId, 'queued');
       return createTaskResult(record);
     } catch (error) {
+      this.#options.telemetry?.left(taskId, 'not_created', error);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }
@@ -269,12 +278,13 @@ export class ToolSupervisor {
     let record: TaskRecord;
     try {
       record = await ops.create(call.owner, {
-        ...this.#taskShape(call.taskId, launch),
+        ...newTaskShape(this.#options, call.taskId, launch, call),
         lease: { worker: this.#options.workerId, until: leaseUntil },
         ...(durable ? { durable } : {}),
       });
     } catch (error) {
       this.#tools.unlisten(call);
+      this.#options.telemetry?.left(call.taskId, 'not_created', error);
       if (isTaskStoreError(error, 'task_limit')) throw taskLimitError();
       throw error;
     }

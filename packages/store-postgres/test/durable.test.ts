@@ -73,6 +73,30 @@ describe('PostgresTaskStore durable execution', () => {
     );
   });
 
+  it('is timed and its writes observed through TaskOperations hooks, durable methods included', async () => {
+    const calls: string[] = [];
+    const writes: Array<[string | undefined, string]> = [];
+    const ops = new TaskOperations(open(`durable_${++tables}`), {
+      onStoreCall: (operation, durationMs, failed) => {
+        expect(durationMs).toBeGreaterThanOrEqual(0);
+        calls.push(`${operation}${failed ? ' failed' : ''}`);
+      },
+      onWrite: (before, after) => writes.push([before?.status, after.status]),
+    });
+    const store = ops.store as PostgresTaskStore;
+    const lease = { worker: 'w1', until: Date.now() + 60_000 };
+    const task = await ops.create('alice', { ttlMs: null, durable: true, lease });
+    await store.recordStep('alice', task.taskId, 'w1', { name: 'a', attempt: 1, result: 1 });
+    await ops.complete('alice', task.taskId, { content: [] });
+    expect(calls).toEqual(expect.arrayContaining(['create', 'recordStep']));
+    expect(calls.some((call) => call === 'update' || call === 'swap')).toBe(true);
+    expect(writes).toEqual([
+      [undefined, 'working'],
+      ['working', 'completed'],
+    ]);
+    await ops.close();
+  });
+
   it('a claim on one instance is seen on another; their concurrent claims of 40 tasks never overlap', async () => {
     const table = `durable_${++tables}`;
     const a = open(table, 'instance-a');

@@ -26,7 +26,9 @@ import {
   type Unsubscribe,
 } from './taskStore.js';
 import { TaskStoreError } from './taskStoreError.js';
+import { timeTaskStore } from './timedTaskStore.js';
 import * as transitions from './transitions.js';
+import { observeWrites } from './writeObserver.js';
 
 /** A pure transition of `transitions`: the next record, or undefined when its rule refuses. */
 type Transition = (current: TaskRecord) => TaskRecord | undefined;
@@ -49,15 +51,15 @@ export class TaskOperations {
   readonly #pendingWaits = new Set<(error: Error) => void>();
   #closed = false;
 
-  /** Wraps `store`; its change feed is watched (once) from the first wait or listener on, until {@link close}. */
+  /** Wraps `store` (timed with `onStoreCall`); its change feed is watched once from the first wait or listener on. */
   constructor(store: TaskStore, options: TaskOperationsOptions = {}) {
-    this.store = store;
+    const report = options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error));
+    // The hooks wrap the store: with neither, the operations run on the store itself at no extra cost.
+    const timed = options.onStoreCall === undefined ? store : timeTaskStore(store, options.onStoreCall, report);
+    this.store = options.onWrite === undefined ? timed : observeWrites(timed, options.onWrite, report);
     this.#now = options.now ?? Date.now;
     this.#keepFinishedMs = options.keepFinishedMs ?? null;
-    this.#router = new TaskEventRouter(
-      store,
-      options.onListenerError ?? ((error) => console.error('TaskOperations listener:', error)),
-    );
+    this.#router = new TaskEventRouter(this.store, report);
   }
 
   /** Creates a task (see `TaskStore.create`). */
@@ -159,10 +161,7 @@ export class TaskOperations {
     return this.#apply(owner, taskId, (current) => transitions.releaseLease(current, worker, this.#now()));
   }
 
-  /**
-   * Applies a pure transition of `@mcp-tasks/task-store/transitions` (such as `parkTask` or `handBackTask` of a
-   * durable task) with the same read-transition-write and retry as the named operations.
-   */
+  /** Applies a pure transition (such as `parkTask`) with the read-transition-write and retry of the named ones. */
   apply(owner: TaskOwner, taskId: string, transition: Transition): Promise<SwapResult> {
     return this.#apply(owner, taskId, transition);
   }
@@ -191,10 +190,9 @@ export class TaskOperations {
   }
 
   /**
-   * Calls `listener` with every later event of every task in the store, whatever its owner, after {@link ready}
-   * resolved; before the listeners of each task. For a consumer that keeps its own index of many tasks (running
-   * tools, listen streams): one listener instead of one per task, which costs a closure and a map entry each.
-   * The listener must check `event.record.owner` itself. Exceptions it throws go to `onListenerError`.
+   * Calls `listener` with every later event of every task, whatever its owner (it must check `event.record.owner`),
+   * after {@link ready} resolved, before each task's listeners: one listener for a consumer indexing many tasks
+   * (running tools, listen streams), not a closure and map entry each. Its exceptions go to `onListenerError`.
    */
   listenAll(listener: TaskListener): Unsubscribe {
     return this.#router.listenAll(listener);
@@ -239,10 +237,8 @@ export class TaskOperations {
 
   /** Pending waits and listened tasks (for leak checks). */
   stats(): {
-    /** Waits not yet settled. */
-    readonly pendingWaits: number;
-    /** Tasks with at least one listener in this process. */
-    readonly listenedTasks: number;
+    /** Waits not yet settled. */ readonly pendingWaits: number;
+    /** Tasks with at least one listener in this process. */ readonly listenedTasks: number;
   } {
     return { pendingWaits: this.#pendingWaits.size, listenedTasks: this.#router.taskCount };
   }

@@ -13,6 +13,7 @@ import {
   refuseMissingScopes,
   type ScopeChallenge,
 } from './scopeCheck.js';
+import { carryTraceHeaders } from './traceHeaders.js';
 import { type ParamHeaderLookup, validateRequestHeaders } from './validateRequestHeaders.js';
 
 /** DNS-rebinding protection settings (the `Host`/`Origin` check); see {@link OriginPolicy}. */
@@ -257,7 +258,9 @@ export class HttpBinding {
       if (refused !== undefined) return refused;
     }
     // The era is decided here, once: a 2026-07-28 message never enters the 2025-era session router.
-    if (this.#router !== undefined && isLegacyEra(message, header)) {
+    const legacy = this.#router !== undefined && isLegacyEra(message, header);
+    carryTraceHeaders(message, header, legacy);
+    if (legacy) {
       const routed = this.#router.post(message, header, sink, principal);
       if (routed !== undefined) return routed;
     }

@@ -45,6 +45,25 @@ describe('createFetchHandler: exchanges', () => {
     expect('headers' in (recorded.contexts[0] ?? {})).toBe(false);
   });
 
+  it('carries the traceparent and tracestate headers of a tools/call into _meta, unless _meta names a span', async () => {
+    const { handler } = setup();
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const headers = mcpHeaders('tools/call', { 'mcp-name': 'greet', traceparent, tracestate: 'vendor=1' });
+    const call = rpc(30, 'tools/call', { name: 'greet', arguments: {} });
+    const echoed = await (await handler(post(call, headers))).json();
+    expect(echoed.result.echo._meta).toEqual({ ...meta(), traceparent, tracestate: 'vendor=1' });
+    const own = rpc(31, 'tools/call', { name: 'greet', arguments: {} });
+    own.params._meta.traceparent = 'from-the-message';
+    const kept = await (await handler(post(own, headers))).json();
+    expect(kept.result.echo._meta).toEqual({ ...meta(), traceparent: 'from-the-message' });
+    // Other methods are left alone (and pay no header lookup).
+    const get = rpc(32, 'tasks/get', { taskId: 't' });
+    const plain = await (
+      await handler(post(get, { ...mcpHeaders('tasks/get', { 'mcp-name': 't' }), traceparent }))
+    ).json();
+    expect(plain.result.echo._meta).toEqual(meta());
+  });
+
   it('reads a body of declared length in one piece and leaves request.signal alone when nobody needs it', async () => {
     // Node adapters build a web stream for `request.body` and an AbortController for `request.signal` on first use:
     // an answer the runtime gives at once, without reading context.signal, must need neither.

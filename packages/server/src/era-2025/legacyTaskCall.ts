@@ -112,12 +112,12 @@ export async function callToolAsLegacyTask(
     tool,
     args: parsed.value,
     requestMeta: meta,
+    callerMeta: envelope.meta,
     signal: context.signal,
     alwaysTask: true,
     keepsNotifying: true,
     ttlMs,
     makeContext: (channel, abort) => {
-      const { signal } = abort;
       const taskId = channel.taskId ?? '';
       watchStatus(deps.ops, owner, taskId, notify, request.sessionClosed);
       const scope: RequestScope = {
@@ -135,7 +135,7 @@ export async function callToolAsLegacyTask(
         inner: channel,
         taskId,
         ask: request.ask,
-        signal,
+        signal: abort.signal,
         maxInputRequests,
         streams,
       });

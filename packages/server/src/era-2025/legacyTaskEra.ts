@@ -90,11 +90,13 @@ export interface LegacyTaskRoutesDeps extends Omit<LegacyTaskCallDeps, 'streams'
 export function createLegacyTaskRoutes(deps: LegacyTaskRoutesDeps): ReadonlyMap<string, LegacySessionRoute> {
   const { runtime, tools } = deps;
   const streams = new LegacyResultStreams();
+  const { telemetry } = runtime;
   const methods = new LegacyTaskMethods({
     ops: runtime.ops,
     abortLocal: (taskId, reason) => runtime.supervisor.abort(taskId, reason),
     listPageSize: deps.listPageSize,
     streams,
+    onPoll: telemetry === undefined ? undefined : (record) => telemetry.poll(record),
   });
   const call: LegacyTaskCallDeps = { ...deps, ops: runtime.ops, supervisor: runtime.supervisor, streams };
   const routes = new Map(legacyTaskEraRoutes(call, methods));

@@ -16,6 +16,8 @@ export interface LegacyTaskMethodsDeps {
   readonly listPageSize?: number;
   /** Where a waiting `tasks/result` offers its stream for the task's questions (shared with the task calls). */
   readonly streams?: LegacyResultStreams;
+  /** Told of each record a `tasks/get` answers with (telemetry's poll count). */
+  readonly onPoll?: ((record: TaskRecord) => void) | undefined;
 }
 
 function notFound(taskId: string): ProtocolError {
@@ -33,9 +35,11 @@ export class LegacyTaskMethods {
   readonly #abortLocal: (taskId: string, reason: TaskAbortError) => void;
   readonly #pageSize: number;
   readonly #streams: LegacyResultStreams | undefined;
+  readonly #onPoll: ((record: TaskRecord) => void) | undefined;
 
   constructor(deps: LegacyTaskMethodsDeps) {
     this.#ops = deps.ops;
+    this.#onPoll = deps.onPoll;
     this.#streams = deps.streams;
     this.#abortLocal = deps.abortLocal;
     this.#pageSize = deps.listPageSize ?? 50;
@@ -43,7 +47,9 @@ export class LegacyTaskMethods {
 
   /** `tasks/get`: the flat `Task` (no result, no related-task `_meta`). */
   async get(owner: string, taskId: string): Promise<LegacyTask> {
-    return toLegacyTask(await this.#find(owner, taskId));
+    const record = await this.#find(owner, taskId);
+    this.#onPoll?.(record);
+    return toLegacyTask(record);
   }
 
   /**
