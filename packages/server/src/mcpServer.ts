@@ -76,8 +76,7 @@ export class McpServer implements ServerEndpoint {
    * transport. The default task store is created here.
    */
   constructor(options: McpServerOptions) {
-    // A frozen copy: `tasks/get` results keep their JSON text, so what they say must not follow later changes to the
-    // caller's object (every result says the same).
+    // Frozen: `tasks/get` results keep their JSON text, which must not follow later changes to the caller's object.
     this.#serverMeta = Object.freeze({ [META.serverInfo]: Object.freeze({ ...options.serverInfo }) });
     this.#ownsStore = options.closeTaskStore ?? options.taskStore === undefined;
     const tasks = resolveTaskOptions(options);
