@@ -159,9 +159,13 @@ export class TaskRuntime implements ExecutionHost {
   }
 
   onRunnable(listener: () => void): () => void {
-    return this.ops.listenAll((event) => {
+    const off = this.ops.listenAll((event) => {
       if (event.type !== 'expired' && event.record.execution?.state === 'queued') listener();
     });
+    // Events flow once the store's change feed is watched: a worker that never served a waiting call must start it,
+    // or it would hear of hand-backs and wakes only at its claim interval.
+    this.ops.ready().catch(this.#options.report);
+    return off;
   }
 
   /**
