@@ -3,14 +3,23 @@ import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@open
 
 /** Attribute names of the task telemetry (spans and metrics). */
 export const TELEMETRY_ATTRIBUTES = Object.freeze({
+  /** The task's id. */
   taskId: 'mcp.task.id',
+  /** The tool the task runs (the GenAI semantic convention's name). */
   tool: 'gen_ai.tool.name',
+  /** The task's status. */
   status: 'mcp.task.status',
+  /** The run of a durable task's work (1 for the first). */
   attempt: 'mcp.task.attempt',
+  /** The worker (instance) running it. */
   worker: 'mcp.task.worker',
+  /** A durable step's name. */
   step: 'mcp.task.step',
+  /** Why a run ended in this process (finished, parked, handed back, lost). */
   ended: 'mcp.task.run.end',
+  /** The task-store operation timed. */
   operation: 'mcp.task_store.operation',
+  /** How that store operation ended. */
   outcome: 'mcp.task_store.outcome',
 });
 

@@ -29,8 +29,11 @@ export interface InsufficientScope {
    * `missingScopes` the required ones the token lacks.
    */
   readonly data: {
+    /** Always `insufficient_scope` (RFC 6750). */
     readonly error: 'insufficient_scope';
+    /** The granted and required scopes together, space-separated: what a client stepping up asks for. */
     readonly scope: string;
+    /** The required scopes the token lacks. */
     readonly missingScopes: readonly string[];
   };
 }
