@@ -160,7 +160,7 @@ describe('dist/main.js', () => {
     const server = start(['--transprot', 'ws']);
     expect(await server.exited).toEqual([2, null]);
     expect(server.output().stderr).toMatch(
-      /^mcp-tasks-tool-server: unknown option --transprot \(did you mean --transport\?\); valid options: --transport, --host, --port, --tools, --token, --auth-issuer, --auth-resource, --auth-jwks, --auth-introspection, --auth-client-id, --log-level, --console, --store, --instance-id, --lease-ms, --keep-finished-ms, --max-tasks-per-principal, --role, --park-after-ms, --concurrency, --drain-ms, --max-connections, [-a-z, ]+, --max-depth, --help, --version \(see --help\)\n$/,
+      /^mcp-tasks-tool-server: unknown option --transprot \(did you mean --transport\?\); valid options: --transport, --host, --port, --tools, --token, --auth-issuer, --auth-resource, --auth-jwks, --auth-introspection, --auth-client-id, --log-level, --console, --otel, --store, --instance-id, --lease-ms, --keep-finished-ms, --max-tasks-per-principal, --role, --park-after-ms, --concurrency, --drain-ms, --max-connections, [-a-z, ]+, --max-depth, --help, --version \(see --help\)\n$/,
     );
   });
 
