@@ -27,6 +27,7 @@ import { ChangeListener } from './changeListener.js';
 import { clientConfigOf, describeTarget, preparedNames } from './connectionConfig.js';
 import { DurableQueries } from './durableQueries.js';
 import { insertUnderLimit, type OwnerLimits } from './insertUnderLimit.js';
+import { migrateWithRetry } from './migrateWithRetry.js';
 import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
@@ -123,13 +124,10 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   /** Creates the table if needed (also done by the first call); rejects when the database is unreachable. */
   migrate(): Promise<void> {
-    this.#migrated ??= this.#runner.run(this.#sql.migrate, []).then(
-      () => undefined,
-      (error: unknown) => {
-        this.#migrated = undefined; // try again on the next call
-        throw error;
-      },
-    );
+    this.#migrated ??= migrateWithRetry(this.#runner, this.#sql.migrate).catch((error: unknown) => {
+      this.#migrated = undefined; // try again on the next call
+      throw error;
+    });
     return this.#migrated;
   }
 
