@@ -68,7 +68,11 @@ export async function clientCredentialsToken(
   }
 }
 
-async function jwtBearerToken(context: GrantContext, parameters: Record<string, string>): Promise<StoredTokens> {
+/**
+ * The JWT bearer grant (RFC 7523) at the token endpoint with `parameters` (`assertion`, optional `scope`): one request,
+ * retried once for a DPoP nonce. Used for workload identity assertions and for enterprise ID-JAGs.
+ */
+export async function jwtBearerToken(context: GrantContext, parameters: Record<string, string>): Promise<StoredTokens> {
   const client = asClient(context.client);
   try {
     const response = await withNonceRetry(context, () =>

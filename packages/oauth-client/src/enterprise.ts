@@ -1,14 +1,7 @@
 import * as oauth from 'oauth4webapi';
+import { jwtBearerToken } from './clientCredentials.js';
 import { OAuthFlowError } from './errors.js';
-import {
-  asClient,
-  describeCause,
-  type GrantContext,
-  requestOptions,
-  tokenError,
-  toStored,
-  withNonceRetry,
-} from './grants.js';
+import { describeCause, type GrantContext } from './grants.js';
 import { isLoopbackHttp } from './http.js';
 import { secretBasic } from './registration.js';
 import type { StoredClient, StoredTokens } from './tokenStore.js';
@@ -33,7 +26,6 @@ export interface EnterpriseAuthorization {
 }
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const ID_TOKEN = 'urn:ietf:params:oauth:token-type:id_token';
 const ID_JAG = 'urn:ietf:params:oauth:token-type:id-jag';
 
@@ -47,23 +39,8 @@ export async function enterpriseToken(
   const grant = await exchangeForIdJag(context, enterprise, resource, scope);
   const parameters: Record<string, string> = { assertion: grant };
   if (scope !== undefined && scope !== '') parameters.scope = scope;
-  const client = asClient(context.client);
-  try {
-    // A refused grant is not retried: the same ID-JAG would be refused again (RFC 7523 section 3.1).
-    const response = await withNonceRetry(context, () =>
-      oauth.genericTokenEndpointRequest(
-        context.as,
-        client,
-        context.auth,
-        JWT_BEARER,
-        new URLSearchParams(parameters),
-        requestOptions(context, {}),
-      ),
-    );
-    return toStored(await oauth.processGenericTokenEndpointResponse(context.as, client, response), context.as.issuer);
-  } catch (cause) {
-    throw tokenError(context, cause);
-  }
+  // A refused grant is not retried: the same ID-JAG would be refused again (RFC 7523 section 3.1).
+  return jwtBearerToken(context, parameters);
 }
 
 /** RFC 8693 token exchange at the identity provider: the ID token in, an ID-JAG for this issuer and resource out. */
