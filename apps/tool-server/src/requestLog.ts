@@ -26,7 +26,7 @@ export function logRequests(handler: MessageHandler, logger: Logger): MessageHan
       const response = await handler(message, context);
       const result =
         response !== undefined && 'result' in response && isRecord(response.result) ? response.result : undefined;
-      const created = isRecord(result?.task) && typeof result.task.taskId === 'string' ? result.task.taskId : undefined;
+      const created = createdTaskId(result);
       const error =
         response !== undefined && 'error' in response && isRecord(response.error) ? response.error : undefined;
       logger.debug(
@@ -44,4 +44,14 @@ export function logRequests(handler: MessageHandler, logger: Logger): MessageHan
       throw error;
     }
   };
+}
+
+/**
+ * The id of the task a result created: a 2026-07-28 `CreateTaskResult` is the task's flat state (`resultType:
+ * "task"`, `taskId` at the top), a 2025-11-25 one nests it under `task`.
+ */
+function createdTaskId(result: Record<string, unknown> | undefined): string | undefined {
+  if (result === undefined) return undefined;
+  if (result.resultType === 'task' && typeof result.taskId === 'string') return result.taskId;
+  return isRecord(result.task) && typeof result.task.taskId === 'string' ? result.task.taskId : undefined;
 }
