@@ -1,4 +1,5 @@
 import { verifyDPoPProof } from './dpopProof.js';
+import { createDPoPReplayGuard, type DPoPReplayGuard } from './dpopReplayGuard.js';
 import type { createIntrospectionVerifier } from './introspectionVerifier.js';
 import { type createJwtVerifier, TokenRejectedError, type VerifiedToken } from './jwtVerifier.js';
 import { bearerChallenge, type resourceMetadataUrl } from './metadata.js';
@@ -53,6 +54,12 @@ export interface BearerAuthenticateOptions {
    * without it, DPoP-bound tokens are refused. Plain bearer tokens are unaffected.
    */
   readonly endpointUrl?: string | URL | undefined;
+  /**
+   * Remembers the DPoP proofs accepted, so a proof replayed within its five-minute window is refused (RFC 9449
+   * section 11.1). Default: an in-process {@link createDPoPReplayGuard} of this hook, which catches replays to this
+   * instance only; give several instances one shared guard to catch replays across them.
+   */
+  readonly dpopReplayGuard?: DPoPReplayGuard | undefined;
 }
 
 /** A refused token, answered 401 with this challenge (the transports' `AuthenticationRefusal`). */
@@ -80,12 +87,13 @@ export interface BearerIdentity {
 export function bearerAuthenticate(
   options: BearerAuthenticateOptions,
 ): (request: HeaderCarrier, token?: string) => Promise<BearerIdentity | BearerRefusal | null> {
+  const replay = options.dpopReplayGuard ?? createDPoPReplayGuard();
   return async (request, token) => {
     const presented = token === undefined ? presentedToken(headerOf(request, 'authorization')) : { dpop: false, token };
     if (presented === undefined) return null;
     try {
       const verified = await options.verify(presented.token);
-      await checkBinding(verified, presented, request, options.endpointUrl);
+      await checkBinding(verified, presented, request, options.endpointUrl, replay);
       return { principal: verified.principal, scopes: verified.scopes };
     } catch (error) {
       options.onRejected?.(error);
@@ -118,6 +126,7 @@ async function checkBinding(
   presented: { dpop: boolean; token: string },
   request: HeaderCarrier,
   endpointUrl: string | URL | undefined,
+  replay: DPoPReplayGuard,
 ): Promise<void> {
   const cnf = verified.claims.cnf as { jkt?: unknown } | undefined;
   const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
@@ -128,5 +137,5 @@ async function checkBinding(
   if (!presented.dpop) throw new TokenRejectedError('The DPoP-bound token was presented as a bearer token');
   if (endpointUrl === undefined) throw new TokenRejectedError('This server does not accept DPoP-bound tokens');
   const proof = headerOf(request, 'dpop');
-  await verifyDPoPProof({ proof, method: request.method ?? '', url: endpointUrl, token: presented.token, jkt });
+  await verifyDPoPProof({ proof, method: request.method ?? '', url: endpointUrl, token: presented.token, jkt, replay });
 }

@@ -1,4 +1,5 @@
 import { base64url, calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
+import type { DPoPReplayGuard } from './dpopReplayGuard.js';
 import { TokenRejectedError } from './jwtVerifier.js';
 
 /** Asymmetric algorithms only: RFC 9449 section 11.6 rules out `none` and MACs for proofs. */
@@ -31,12 +32,15 @@ export interface DPoPPresentation {
   readonly token: string;
   /** The token's `cnf.jkt`: the thumbprint of the key it is bound to. */
   readonly jkt: string;
+  /** Remembers accepted proofs; a proof it has seen is refused (none: replays are not tracked). */
+  readonly replay?: DPoPReplayGuard | undefined;
 }
 
 /**
  * Checks a DPoP proof for a DPoP-bound access token (RFC 9449 section 4.3 and 7): a `dpop+jwt` signed with an
  * asymmetric algorithm by the key in its header, that key being the one the token is bound to, for this method and
- * endpoint, carrying the token's hash, issued within five minutes of now. Rejects with the reason.
+ * endpoint, carrying the token's hash, issued within five minutes of now, and not seen before by `replay`. Rejects
+ * with the reason.
  */
 export async function verifyDPoPProof(presented: DPoPPresentation): Promise<void> {
   if (presented.proof === undefined) throw new TokenRejectedError('The DPoP-bound token came without a DPoP proof');
@@ -58,6 +62,13 @@ export async function verifyDPoPProof(presented: DPoPPresentation): Promise<void
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(presented.token)));
   if (payload.ath !== base64url.encode(hash))
     throw new TokenRejectedError('The DPoP proof is for another access token');
+  // Last, so only a proof that passed every check is remembered.
+  const expiresAt = (payload.iat + PROOF_WINDOW_SECONDS) * 1000;
+  if (
+    presented.replay !== undefined &&
+    !(await presented.replay.firstUse(`${presented.jkt}.${payload.jti}`, expiresAt))
+  )
+    throw new TokenRejectedError('The DPoP proof was used before');
 }
 
 /** RFC 9449 section 4.3: `htu` is compared without query and fragment, after URL normalization. */

@@ -11,6 +11,12 @@ export {
   bearerAuthenticate,
   type HeaderCarrier,
 } from './bearerAuthenticate.js';
+export {
+  createDPoPReplayGuard,
+  DEFAULT_DPOP_REPLAY_ENTRIES,
+  type DPoPReplayGuard,
+  type DPoPReplayGuardOptions,
+} from './dpopReplayGuard.js';
 export type { IntrospectionCacheOptions } from './introspectionCache.js';
 export { createIntrospectionVerifier, type IntrospectionVerifierOptions } from './introspectionVerifier.js';
 export {

@@ -1,7 +1,7 @@
 // DPoP-bound access tokens (RFC 9449) at the resource server: the scheme, the proof, and no downgrade to bearer.
 import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerAuthenticate, TokenRejectedError, type VerifiedToken } from '../src/index.js';
+import { bearerAuthenticate, createDPoPReplayGuard, TokenRejectedError, type VerifiedToken } from '../src/index.js';
 
 const ENDPOINT = 'https://mcp.example/mcp';
 const key = await generateKeyPair('ES256');
@@ -90,5 +90,42 @@ describe('bearerAuthenticate with DPoP-bound tokens (RFC 9449)', () => {
     expect(await strict(request('DPoP bound', await proof()))).toEqual({
       challenge: expect.stringContaining('error_description="This server does not accept DPoP-bound tokens"'),
     });
+  });
+
+  it('A-S9: refuses a proof used before (RFC 9449 section 11.1), and a shared guard catches it at another instance', async () => {
+    rejected.length = 0;
+    const once = await proof();
+    expect(await authenticate(request('DPoP bound', once))).toMatchObject({ principal: 'https://id.example#alice' });
+    expect(await authenticate(request('DPoP bound', once))).toBeNull();
+    expect(rejected).toEqual(['The DPoP proof was used before']);
+    // A proof refused for another reason uses nothing up: the same jti in a valid proof is still accepted.
+    const jti = crypto.randomUUID();
+    expect(await authenticate(request('DPoP bound', await proof({ jti, htm: 'GET' })))).toBeNull();
+    expect(await authenticate(request('DPoP bound', await proof({ jti })))).not.toBeNull();
+    // Two instances, one guard.
+    const dpopReplayGuard = createDPoPReplayGuard();
+    const first = bearerAuthenticate({ verify, endpointUrl: ENDPOINT, dpopReplayGuard });
+    const second = bearerAuthenticate({ verify, endpointUrl: ENDPOINT, dpopReplayGuard });
+    const shared = await proof();
+    expect(await first(request('DPoP bound', shared))).not.toBeNull();
+    expect(await second(request('DPoP bound', shared))).toBeNull();
+  });
+});
+
+describe('createDPoPReplayGuard', () => {
+  it('remembers a proof until it expires, and at most maxEntries proofs (the oldest forgotten first)', () => {
+    let now = 1_000;
+    const guard = createDPoPReplayGuard({ maxEntries: 2, now: () => now });
+    expect(guard.firstUse('k.a', 2_000)).toBe(true);
+    expect(guard.firstUse('k.a', 2_000)).toBe(false);
+    now = 2_000;
+    expect(guard.firstUse('k.a', 3_000)).toBe(true);
+    expect(guard.firstUse('k.b', 3_000)).toBe(true);
+    expect(guard.firstUse('k.c', 3_000)).toBe(true);
+    // The bound forgot the oldest (k.a); k.b and k.c are still refused.
+    expect(guard.firstUse('k.b', 3_000)).toBe(false);
+    expect(guard.firstUse('k.c', 3_000)).toBe(false);
+    expect(guard.firstUse('k.a', 3_000)).toBe(true);
+    expect(() => createDPoPReplayGuard({ maxEntries: 0 })).toThrow(RangeError);
   });
 });
