@@ -1,6 +1,7 @@
 /**
- * The built CLIs as real processes, over every transport: the polling client following the tool server's demo
- * tools to each outcome, Ctrl-C, detach / kill / resume, bad credentials and a server that dies mid-task.
+ * The built CLIs as real processes: the polling client following the tool server's demo tools to each outcome,
+ * Ctrl-C, detach / kill / resume, bad credentials and a server that dies mid-task over every transport; its output,
+ * exit codes and answers files over one.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
