@@ -29,7 +29,8 @@ describe('both protocol eras, no flag', () => {
   });
 
   it('L-C2: a 2025-era server that ignores the probe is reached after half of --connect-timeout', async () => {
-    const result = await runClient(['tools', ...legacy, '--connect-timeout', '10'], { FIXTURE_SILENT: '1' });
+    // The probe waits out half the timeout (3 s); the other half is ample for initialize from a server already up.
+    const result = await runClient(['tools', ...legacy, '--connect-timeout', '6'], { FIXTURE_SILENT: '1' });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^echo\s/m);
     const got = [...result.stderr.matchAll(/^got (\S+)/gm)].map((m) => m[1]);

@@ -1,6 +1,7 @@
 /**
- * The built CLIs as real processes, over every transport: the polling client following the tool server's demo
- * tools to each outcome, Ctrl-C, detach / kill / resume, bad credentials and a server that dies mid-task.
+ * The built CLIs as real processes: the polling client following the tool server's demo tools to each outcome,
+ * Ctrl-C, detach / kill / resume, bad credentials and a server that dies mid-task over every transport; its output,
+ * exit codes and answers files over one.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,50 +78,6 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(result.stdout).toMatch(/^Migrated 3 tables of shop/);
   });
 
-  it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
-    const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":2}', '--json'));
-    expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ content: [{ type: 'text' }] });
-    expect(result.stderr).toMatch(/^task \S+ created$/m);
-    expect(result.stderr).toMatch(/\] completed$/m);
-    const failed = await runClient(client('call', 'sync_inventory', '--args', '{"pages":1}', '--json'));
-    expect(failed.code).toBe(5);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ error: { exitCode: 5 } });
-  });
-
-  it('with no terminal and no --answers, a form fails the run (exit 2) unless --non-interactive says what to answer', async () => {
-    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"3.0.0"}'];
-    const refused = await runClient(client(...args));
-    expect(refused.code, refused.stdout).toBe(2);
-    expect(refused.stderr).toMatch(
-      /no terminal to ask on: pass --answers <file>, or --non-interactive decline\|cancel/,
-    );
-    const declined = await runClient(client(...args, '--non-interactive', 'decline'));
-    expect(declined.stderr).toMatch(/answering decline \(--non-interactive\)/);
-    expect(declined.code, declined.stderr).not.toBe(2);
-  });
-
-  it('takes a task id that starts with "-" as an id (status says unknown task, not unknown option)', async () => {
-    const result = await runClient(client('status', '-wNoSuchTask'));
-    expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).not.toMatch(/option/);
-  });
-
-  it('exits 1 for a completed task whose result has isError (C19)', async () => {
-    const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
-    expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(/\] completed$/m);
-    expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
-  });
-
-  it('exits 5 with one readable line for a failed task', async () => {
-    const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
-    expect(result.code).toBe(5);
-    expect(result.stderr).toMatch(/\] failed: /m);
-    // After the progress lines, the one error line ends stderr.
-    expect(result.stderr).toMatch(/(^|\n)error: Task \S+ failed: .*malformed page 2\n$/);
-  });
-
   it('answers an elicitation form from --answers and completes', async () => {
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify({ confirm: true, note: 'e2e run' }));
@@ -136,22 +93,6 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(result.stderr).toMatch(
       /answered "Deploy[^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] working: [^\n]*\n(?:[^\n]*\n)*?\[[\d.]+s\] completed/,
     );
-  });
-
-  it('an answers file that does not fit the form is a usage error (exit 2), not a silent decline', async () => {
-    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"2.1.0"}', '--answers'];
-    for (const [content, said] of [
-      [{ confirm: 'yes' }, /field "confirm": expected true or false, got "yes"/],
-      [{ note: 'no confirm' }, /field "confirm" is required/],
-      [{ confirm: true, colour: 'red' }, /"colour" is not a field of the form/],
-    ] as const) {
-      const answers = join(dir, 'bad-answers.json');
-      writeFileSync(answers, JSON.stringify(content));
-      const result = await runClient(client(...args, answers));
-      expect(result.code, result.stdout).toBe(2);
-      expect(result.stderr).toMatch(said);
-      expect(result.stdout).not.toMatch(/Deployed|nothing changed/);
-    }
   });
 
   it('answers a sampling request with the labelled built-in responder', async () => {
@@ -238,6 +179,79 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     // A stdio server is gone for good with its process; a network one may come back, so the client retries.
     if (kind !== 'stdio') expect(running.stderr()).toMatch(/lost the server .*; retrying in \d+\.\d s/);
     else expect(running.stderr()).not.toMatch(/retrying/);
+  });
+});
+
+// What the client makes of a task it was told about (its output, exit codes, answers files, arguments) does not
+// depend on the transport that told it: these run over one (ws, the cheapest to start a client on), while the
+// cases above cover what each transport carries: completion, durable steps, input rounds, cancel, resume, retries.
+describe('client-side behaviour, over one transport (ws)', () => {
+  let server: ServerUnderTest;
+  beforeAll(async () => {
+    server = await startServer('ws', [], 'suite');
+  });
+  afterAll(killSuite);
+
+  const client = (...args: string[]) => [...args, ...server.flags, '--journal', journal];
+
+  it('--json: stdout carries exactly one JSON document, progress goes to stderr', async () => {
+    const result = await runClient(client('call', 'checksum_data', '--args', '{"megabytes":2}', '--json'));
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ content: [{ type: 'text' }] });
+    expect(result.stderr).toMatch(/^task \S+ created$/m);
+    expect(result.stderr).toMatch(/\] completed$/m);
+    const failed = await runClient(client('call', 'sync_inventory', '--args', '{"pages":1}', '--json'));
+    expect(failed.code).toBe(5);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ error: { exitCode: 5 } });
+  });
+
+  it('with no terminal and no --answers, a form fails the run (exit 2) unless --non-interactive says what to answer', async () => {
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"3.0.0"}'];
+    const refused = await runClient(client(...args));
+    expect(refused.code, refused.stdout).toBe(2);
+    expect(refused.stderr).toMatch(
+      /no terminal to ask on: pass --answers <file>, or --non-interactive decline\|cancel/,
+    );
+    const declined = await runClient(client(...args, '--non-interactive', 'decline'));
+    expect(declined.stderr).toMatch(/answering decline \(--non-interactive\)/);
+    expect(declined.code, declined.stderr).not.toBe(2);
+  });
+
+  it('takes a task id that starts with "-" as an id (status says unknown task, not unknown option)', async () => {
+    const result = await runClient(client('status', '-wNoSuchTask'));
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).not.toMatch(/option/);
+  });
+
+  it('exits 1 for a completed task whose result has isError (C19)', async () => {
+    const result = await runClient(client('call', 'verify_backup', '--args', '{"megabytes":2}'));
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/\] completed$/m);
+    expect(result.stdout).toMatch(/tool error:\nBackup verification failed/);
+  });
+
+  it('exits 5 with one readable line for a failed task', async () => {
+    const result = await runClient(client('call', 'sync_inventory', '--args', '{"pages":2}'));
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/\] failed: /m);
+    // After the progress lines, the one error line ends stderr.
+    expect(result.stderr).toMatch(/(^|\n)error: Task \S+ failed: .*malformed page 2\n$/);
+  });
+
+  it('an answers file that does not fit the form is a usage error (exit 2), not a silent decline', async () => {
+    const args = ['call', 'deploy_service', '--args', '{"service":"web","version":"2.1.0"}', '--answers'];
+    for (const [content, said] of [
+      [{ confirm: 'yes' }, /field "confirm": expected true or false, got "yes"/],
+      [{ note: 'no confirm' }, /field "confirm" is required/],
+      [{ confirm: true, colour: 'red' }, /"colour" is not a field of the form/],
+    ] as const) {
+      const answers = join(dir, 'bad-answers.json');
+      writeFileSync(answers, JSON.stringify(content));
+      const result = await runClient(client(...args, answers));
+      expect(result.code, result.stdout).toBe(2);
+      expect(result.stderr).toMatch(said);
+      expect(result.stdout).not.toMatch(/Deployed|nothing changed/);
+    }
   });
 });
 

@@ -8,6 +8,8 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const OWNER = 'bench';
+/** How long each throughput figure is measured: `--quick` (the repository's `bench --quick`) only proves it runs. */
+const RATE_MS = process.argv.includes('--quick') ? 500 : 3_000;
 
 const yieldToTimers = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -36,11 +38,11 @@ async function throughput() {
   const ops = new TaskOperations(store);
   const ids = [];
   for (let i = 0; i < 10_000; i++) ids.push((await store.create(OWNER, { ttlMs: 3_600_000 })).taskId);
-  const gets = await rate(3_000, (i) => store.get(OWNER, ids[i % ids.length]));
+  const gets = await rate(RATE_MS, (i) => store.get(OWNER, ids[i % ids.length]));
 
   const versions = new Map(ids.map((id) => [id, 1]));
   const patch = { pollIntervalMs: 1_000 };
-  const swaps = await rate(3_000, async (i) => {
+  const swaps = await rate(RATE_MS, async (i) => {
     const id = ids[i % ids.length];
     const swap = await ops.compareAndSwap(OWNER, id, versions.get(id), patch);
     if (!swap.ok) throw new Error('unexpected lost swap');
@@ -49,7 +51,7 @@ async function throughput() {
 
   const result = { content: [{ type: 'text', text: 'ok' }] };
   // A 1 s TTL keeps the store at steady state (about one second of tasks live), expiry sweeps included.
-  const lifecycles = await rate(3_000, async () => {
+  const lifecycles = await rate(RATE_MS, async () => {
     const task = await store.create(OWNER, { ttlMs: 1_000 });
     await ops.complete(OWNER, task.taskId, result);
   });
@@ -59,7 +61,7 @@ async function throughput() {
     params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } },
   };
   const answer = { action: 'accept' };
-  const inputLifecycles = await rate(3_000, async () => {
+  const inputLifecycles = await rate(RATE_MS, async () => {
     const task = await store.create(OWNER, { ttlMs: 1_000 });
     const asked = await ops.requestInput(OWNER, task.taskId, request);
     const waiting = ops.waitForInput(OWNER, task.taskId, asked.key);

@@ -17,12 +17,15 @@ export const FUZZ_SEED =
   process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG ? Date.now() % 2 ** 31 : 0x2663;
 if (!Number.isSafeInteger(FUZZ_SEED)) throw new Error(`FUZZ_SEED must be an integer, got ${process.env.FUZZ_SEED}`);
 
-/** fast-check runs per property. */
-export const FUZZ_RUNS = LONG ? 20_000 : 2_000;
+/** fast-check runs per property (the short run keeps `check` within its time budget; the long run explores). */
+export const FUZZ_RUNS = LONG ? 20_000 : 500;
 /** fast-check runs per property that goes through a real socket (slower per case). */
-export const SOCKET_FUZZ_RUNS = LONG ? 5_000 : 1_000;
-/** Soak duration. */
-export const SOAK_MS = LONG ? 10 * 60_000 : 60_000;
+export const SOCKET_FUZZ_RUNS = LONG ? 5_000 : 250;
+/**
+ * Soak duration. The short soak still drives every kind of traffic over all three transports (thousands of tasks)
+ * and checks the same invariants; only the long run holds the load long enough to show slow leaks.
+ */
+export const SOAK_MS = LONG ? 10 * 60_000 : 15_000;
 /** p99 latency a plain call must stay under during the soak, on a shared two-core machine. */
 export const SOAK_P99_BOUND_MS = 3_000;
 /** PostgreSQL restarts under load in the database fault test. */

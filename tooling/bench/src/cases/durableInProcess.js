@@ -30,7 +30,7 @@ async function inChild(ctx, message) {
  * closing the server while the store keeps its records).
  */
 export async function parkedHeap(ctx, url) {
-  const count = ctx.quick ? 2_000 : Number(process.env.BENCH_PARKED ?? 100_000);
+  const count = ctx.quick ? 500 : Number(process.env.BENCH_PARKED ?? 100_000);
   const pg = await inChild(ctx, { type: 'parked', store: url, count });
   const memory = await inChild(ctx, { type: 'parked', store: 'memory', count });
   const base = {

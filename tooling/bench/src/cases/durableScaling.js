@@ -122,7 +122,7 @@ export async function workerScaling(ctx, store) {
   await db.connect();
   try {
     const setup = { ctx, store, front, db };
-    const work = { args: WORK, count: ctx.quick ? 200 : 1200, concurrency: 64, what: '1 MiB hashed per step' };
+    const work = { args: WORK, count: ctx.quick ? 60 : 1200, concurrency: 64, what: '1 MiB hashed per step' };
     const rows = [await scalingRow(setup, { ...work, goal: { min: 1.8, by: 'cpu' } })];
     if (!ctx.quick) {
       rows.push(await scalingRow(setup, { args: EMPTY, count: 3000, concurrency: 500, what: 'empty steps', reps: 1 }));
