@@ -67,9 +67,16 @@ export function legacyTaskEraRoutes(
     routes.set(method, async ({ params, owner, context, state }) => {
       if (!hasLegacyTasks(state.protocolVersion)) throw methodNotFound(method);
       const { request } = context;
+      const { session } = state;
       const ask =
         request === undefined ? undefined : peerAsk((message, options) => request.call(context, message, options));
-      return route({ params, owner, signal: context.signal, ask });
+      return route({
+        params,
+        owner,
+        signal: context.signal,
+        ask,
+        session: peerAsk((message, options) => session.request(message, options)),
+      });
     });
   }
   return routes;
