@@ -46,7 +46,8 @@ export function legacyTaskRoutes(methods: LegacyTaskMethods): ReadonlyMap<string
     ['tasks/get', async ({ params, owner }) => methods.get(owner, readTaskId(params))],
     [
       'tasks/result',
-      async ({ params, owner, signal, ask, session }) => methods.result(owner, readTaskId(params), signal, ask, session),
+      async ({ params, owner, signal, ask, session }) =>
+        methods.result(owner, readTaskId(params), signal, ask, session),
     ],
     ['tasks/list', async ({ params, owner }) => methods.list(owner, readCursor(params))],
     ['tasks/cancel', async ({ params, owner }) => methods.cancel(owner, readTaskId(params))],
