@@ -123,7 +123,7 @@ describe('durable execution across processes', () => {
     expect(recordedSteps(taskId).get('build')).toBe(1);
   }, 120_000);
 
-  it('a 2025-era client: its parked task survives the restart of every instance; tasks/result in a new session asks and completes it', async () => {
+  it('L-T12: a 2025-era client: its parked task survives the restart of every instance; tasks/result in a new session asks and completes it', async () => {
     const options = ['--park-after-ms', '200', '--token', 'e2e-token'];
     const a = await instance('a', options);
     const b = await instance('b', options);

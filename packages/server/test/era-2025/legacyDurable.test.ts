@@ -169,7 +169,7 @@ async function parked(store: InMemoryTaskStore, owner: string, taskId: string, e
 const ACCEPT = (ok: boolean) => ({ action: 'accept', content: { ok } });
 
 describe('durable tools in 2025-11-25 sessions', () => {
-  it('parks the question; the late answer to the original request (no principal: the session owns it) wakes it', async () => {
+  it('L-T11: parks the question; the late answer to the original request (no principal: the session owns it) wakes it', async () => {
     const store = sharedStore();
     const a = instance('worker-a', store);
     const client = new Client2025(a.server);
@@ -193,7 +193,7 @@ describe('durable tools in 2025-11-25 sessions', () => {
     expect(a.events.filter((event) => event.type === 'claimed')).toEqual([{ type: 'claimed', taskId, attempt: 2 }]);
   });
 
-  it('after every instance restarted, tasks/result in a new session asks the stored questions and completes the task', async () => {
+  it('L-T12: after every instance restarted, tasks/result in a new session asks the stored questions and completes the task', async () => {
     const store = sharedStore();
     const a = instance('worker-a', store);
     const first = new Client2025(a.server, 'alice');
