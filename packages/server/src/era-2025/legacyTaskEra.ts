@@ -75,7 +75,9 @@ export function legacyTaskEraRoutes(
         owner,
         signal: context.signal,
         ask,
-        session: peerAsk((message, options) => session.request(message, options)),
+        // Only a `tasks/result` may send questions (a durable task's, from the store) through the session.
+        session:
+          method === 'tasks/result' ? peerAsk((message, options) => session.request(message, options)) : undefined,
       });
     });
   }
