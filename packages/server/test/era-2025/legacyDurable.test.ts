@@ -15,7 +15,7 @@ import {
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ExecutionEvent, McpServer, type ToolContext } from '../../src/index.js';
-import { Loopback } from '../harness.js';
+import { deferred, Loopback } from '../harness.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 const ASK = {
@@ -106,7 +106,7 @@ afterEach(async () => {
 });
 
 /** What the `approve` tool did, over every instance. */
-const runs = { steps: new Map<string, number>(), parkedExits: 0 };
+const runs = { steps: new Map<string, number>(), parkedExits: 0, gate: deferred() };
 
 /** A server on `store` with the durable `approve` tool (prepare, ask, apply; with `twice`, ask again, finish). */
 function instance(workerId: string, store: InMemoryTaskStore, parkAfterMs = 10) {
@@ -125,6 +125,7 @@ function instance(workerId: string, store: InMemoryTaskStore, parkAfterMs = 10) 
     durable: true,
     handler: async (args, ctx: ToolContext) => {
       await step(ctx, 'prepare');
+      if ((args as { gated?: boolean }).gated === true) await runs.gate.promise;
       const first = await ask(ctx);
       await step(ctx, 'apply');
       const second = (args as { twice?: boolean }).twice === true ? await ask(ctx) : undefined;
@@ -151,6 +152,7 @@ async function ask(ctx: ToolContext) {
 function sharedStore(): InMemoryTaskStore {
   runs.steps.clear();
   runs.parkedExits = 0;
+  runs.gate = deferred();
   const store = new InMemoryTaskStore();
   cleanups.push(() => store.close());
   return store;
@@ -255,5 +257,35 @@ describe('durable tools in 2025-11-25 sessions', () => {
     client.session.held[0]?.answer(ACCEPT(true));
     expect(await client.ok('tasks/result', { taskId })).toMatchObject({ content: [{ text: 'true undefined' }] });
     expect(a.events.map((event) => event.type)).toEqual(['step', 'step']);
+  });
+
+  it('L-T12: a question asked while a tasks/result waits goes on its stream only, once', async () => {
+    const store = sharedStore();
+    const a = instance('worker-a', store, 60_000);
+    const client = new Client2025(a.server);
+    await client.connect();
+    const taskId = await client.start({ gated: true });
+    const waiting = client.ok('tasks/result', { taskId }, true);
+    await vi.waitFor(() => expect(runs.steps.get('prepare')).toBe(1));
+    runs.gate.resolve();
+    await vi.waitFor(() => expect(client.onStream).toHaveLength(1));
+    client.onStream[0]?.answer(ACCEPT(true));
+    expect(await waiting).toMatchObject({ content: [{ text: 'true undefined' }] });
+    expect(client.session.held).toEqual([]);
+  });
+
+  it('a tasks/result in the session that holds the parked question does not ask it again', async () => {
+    const store = sharedStore();
+    const a = instance('worker-a', store);
+    const client = new Client2025(a.server);
+    await client.connect();
+    const taskId = await client.start();
+    await parked(store, `\u0000session:${client.session.id}`, taskId);
+    const waiting = client.ok('tasks/result', { taskId });
+    expect(await client.ok('tasks/get', { taskId })).toMatchObject({ status: 'input_required' });
+    expect(client.session.held).toHaveLength(1);
+    client.session.held[0]?.answer(ACCEPT(false));
+    expect(await waiting).toMatchObject({ content: [{ text: 'false undefined' }] });
+    expect(client.session.held).toHaveLength(1);
   });
 });
