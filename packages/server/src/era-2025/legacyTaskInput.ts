@@ -95,12 +95,22 @@ export class LegacyTaskInput implements InputChannel {
   async #askDurably(key: string, request: InputRequest, answered: Promise<InputResponse>): Promise<InputResponse> {
     const { ops, owner, taskId, ask, signal, streams } = this.#options;
     if (streams?.waiting(taskId) === true) return answered;
-    const forwarded = askSurvivingPark({ ops, owner, taskId, key }, request, ask, signal, streams);
+    // The client's refusal fails the wait, but only while it lasts: the request's chain, which lives as long as the
+    // client holds the question, must not keep this wait's outcome (after a park, an abort error) reachable.
+    let refuse: ((error: unknown) => void) | undefined;
+    const refused = new Promise<never>((_resolve, reject) => {
+      refuse = reject;
+    });
+    askSurvivingPark({ ops, owner, taskId, key }, request, ask, signal, streams).catch((error: unknown) =>
+      refuse?.(error),
+    );
     try {
-      return await Promise.race([answered, forwarded.then(() => answered)]);
+      return await Promise.race([answered, refused]);
     } catch (error) {
       if (!isTaskAbort(signal.reason, 'parked')) await ops.withdrawInput(owner, taskId, key).catch(() => undefined);
       throw error;
+    } finally {
+      refuse = undefined;
     }
   }
 
