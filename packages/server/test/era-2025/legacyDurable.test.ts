@@ -27,6 +27,7 @@ const ASK = {
 interface Held {
   readonly message: OutboundRequest;
   answer(result: Record<string, unknown>): void;
+  refuse(): void;
 }
 
 let nextSession = 1;
@@ -47,7 +48,11 @@ class HeldSession implements PeerSession {
 
 function holdRequest(held: Held[], message: OutboundRequest, options?: PeerRequestOptions) {
   return new Promise<TransportResponse>((resolve, reject) => {
-    const entry: Held = { message, answer: (result) => resolve({ jsonrpc: '2.0', id: 1, result }) };
+    const entry: Held = {
+      message,
+      answer: (result) => resolve({ jsonrpc: '2.0', id: 1, result }),
+      refuse: () => resolve({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'User declined to answer' } }),
+    };
     held.push(entry);
     options?.signal?.addEventListener('abort', () => {
       held.splice(held.indexOf(entry), 1);
@@ -287,5 +292,20 @@ describe('durable tools in 2025-11-25 sessions', () => {
     client.session.held[0]?.answer(ACCEPT(false));
     expect(await waiting).toMatchObject({ content: [{ text: 'false undefined' }] });
     expect(client.session.held).toHaveLength(1);
+  });
+
+  it('a refusal before the park reaches the tool as an error, and withdraws the question', async () => {
+    const store = sharedStore();
+    const a = instance('worker-a', store, 60_000);
+    const client = new Client2025(a.server);
+    await client.connect();
+    const taskId = await client.start();
+    await vi.waitFor(() => expect(client.session.held).toHaveLength(1));
+    client.session.held[0]?.refuse();
+    // An isError result fails the task on this wire.
+    await vi.waitFor(async () => expect((await client.ok('tasks/get', { taskId })).status).toBe('failed'));
+    const failed = await store.get(`\u0000session:${client.session.id}`, taskId);
+    expect(JSON.stringify(failed?.result)).toContain('The client did not answer elicitation/create');
+    expect(failed?.inputRequests).toEqual({});
   });
 });
