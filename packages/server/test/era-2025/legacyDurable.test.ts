@@ -173,6 +173,17 @@ async function parked(store: InMemoryTaskStore, owner: string, taskId: string, e
   });
 }
 
+/** An unauthenticated client's task whose question (never parked) waits in the client's session. */
+async function askedWithoutPark() {
+  const store = sharedStore();
+  const a = instance('worker-a', store, 60_000);
+  const client = new Client2025(a.server);
+  await client.connect();
+  const taskId = await client.start();
+  await vi.waitFor(() => expect(client.session.held).toHaveLength(1));
+  return { store, a, client, taskId };
+}
+
 const ACCEPT = (ok: boolean) => ({ action: 'accept', content: { ok } });
 
 describe('durable tools in 2025-11-25 sessions', () => {
@@ -253,12 +264,7 @@ describe('durable tools in 2025-11-25 sessions', () => {
   });
 
   it('an answer before the park goes straight to the running call: no park, no second run', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store, 60_000);
-    const client = new Client2025(a.server);
-    await client.connect();
-    const taskId = await client.start();
-    await vi.waitFor(() => expect(client.session.held).toHaveLength(1));
+    const { a, client, taskId } = await askedWithoutPark();
     client.session.held[0]?.answer(ACCEPT(true));
     expect(await client.ok('tasks/result', { taskId })).toMatchObject({ content: [{ text: 'true undefined' }] });
     expect(a.events.map((event) => event.type)).toEqual(['step', 'step']);
@@ -295,12 +301,7 @@ describe('durable tools in 2025-11-25 sessions', () => {
   });
 
   it('a refusal before the park reaches the tool as an error, and withdraws the question', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store, 60_000);
-    const client = new Client2025(a.server);
-    await client.connect();
-    const taskId = await client.start();
-    await vi.waitFor(() => expect(client.session.held).toHaveLength(1));
+    const { store, client, taskId } = await askedWithoutPark();
     client.session.held[0]?.refuse();
     // An isError result fails the task on this wire.
     await vi.waitFor(async () => expect((await client.ok('tasks/get', { taskId })).status).toBe('failed'));
