@@ -188,6 +188,10 @@ export class DeferredTask implements InputChannel {
     return runDurableStep(durable, call, call.durable, name, run);
   }
 
+  awaitDurable(key: string): Promise<InputResponse> | undefined {
+    return this.#call.durable === undefined || this.#deps.durable === undefined ? undefined : this.#await(key);
+  }
+
   async #issue(taskId: string, request: InputRequest): Promise<string> {
     const issued = await this.#deps.ops.requestInput(this.#call.owner, taskId, request);
     if (!issued.ok) throw new Error('The task has ended');

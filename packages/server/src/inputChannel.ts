@@ -33,4 +33,10 @@ export interface InputChannel {
    * `signal` is the call's, for a channel that holds none.
    */
   step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T>;
+  /**
+   * For the channel of a durable task's run: waits for the answer to the input request `key` already issued to the
+   * task, parking the task once it waited `parkAfterMs` (the wait then rejects with a `parked` abort and the
+   * question stays open in the store). Undefined when the task does not run durably. Absent on other channels.
+   */
+  awaitDurable?(key: string): Promise<InputResponse> | undefined;
 }

@@ -243,11 +243,12 @@ export class ToolSupervisor {
     });
   }
 
-  /** Whether the call's task runs durably: a `durable` tool, a durable store, and a task of the core's own wire. */
+  /**
+   * Whether the call's task runs durably: a `durable` tool on a durable store, in either era (a 2025-era task's
+   * questions are asked again of the client from the store by its `tasks/result`; see `relayStoredQuestions`).
+   */
   #isDurable(launch: ToolLaunch): boolean {
-    return (
-      launch.tool.definition.durable === true && this.#options.durable !== undefined && !('wire' in launch.requestMeta)
-    );
+    return launch.tool.definition.durable === true && this.#options.durable !== undefined;
   }
 
   /** A front's answer to a durable call: the task, created queued for the workers; nothing runs here. */

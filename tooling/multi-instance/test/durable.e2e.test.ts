@@ -6,6 +6,7 @@
  */
 import { freshDatabase } from '@mcp-tasks/postgres-harness';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { LegacyHttpClient } from './legacyWire.js';
 import { killAllServers, type ServerProcess, startServer } from './serverProcesses.js';
 import { answer, type Result, startTask, waitForTask } from './wire.js';
 
@@ -121,6 +122,40 @@ describe('durable execution across processes', () => {
     expect(done).toMatchObject({ status: 'completed', result: { structuredContent: deploy } });
     expect(recordedSteps(taskId).get('build')).toBe(1);
   }, 120_000);
+
+  it('L-T12: a 2025-era client: its parked task survives the restart of every instance; tasks/result in a new session asks and completes it', async () => {
+    const options = ['--park-after-ms', '200', '--token', 'e2e-token'];
+    const a = await instance('a', options);
+    const b = await instance('b', options);
+    const deploy = { service: 'ledger', version: '3.1.0' };
+    const first = new LegacyHttpClient(a.url, 'e2e-token');
+    await first.connect();
+    const created = await first.request('tools/call', { name: 'deploy_service', arguments: deploy, task: {} });
+    const taskId = (created.task as Result).taskId as string;
+    await vi.waitFor(() => expect(events()).toContainEqual(expect.objectContaining({ type: 'parked', taskId })), {
+      timeout: 20_000,
+    });
+    await a.stop();
+    await b.stop();
+    const c = await instance('c', options);
+    await instance('d', options);
+    // The task belongs to the token's principal, so the new session sees it.
+    const client = new LegacyHttpClient(c.url, 'e2e-token');
+    await client.connect();
+    const asked: unknown[] = [];
+    const result = await client.request('tasks/result', { taskId }, (request) => {
+      asked.push(request);
+      return { action: 'accept', content: { confirm: true, note: 'after the restart' } };
+    });
+    const related = { 'io.modelcontextprotocol/related-task': { taskId } };
+    expect(asked).toEqual([
+      expect.objectContaining({ method: 'elicitation/create', params: expect.objectContaining({ _meta: related }) }),
+    ]);
+    expect(result).toMatchObject({ structuredContent: deploy, _meta: related });
+    const counts = recordedSteps(taskId);
+    expect(counts.get('build')).toBe(1);
+    for (const [step, count] of counts) expect(count, step).toBe(1);
+  }, 60_000);
 
   it('a rolling restart of three instances with 300 tasks in flight loses none and re-runs no completed step', async () => {
     const options = ['--drain-ms', '2000', '--concurrency', '200'];

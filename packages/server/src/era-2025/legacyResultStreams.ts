@@ -14,6 +14,8 @@ interface Waiter {
  */
 export class LegacyResultStreams {
   readonly #waiting = new Map<string, Waiter[]>();
+  /** Questions of durable tasks the client holds as requests in its session here: `taskId` NUL `key`. */
+  readonly #pending = new Set<string>();
 
   /** Registers a waiting `tasks/result`; call the returned function when it ends. */
   hold(taskId: string, ask: LegacyPeerAsk, signal: AbortSignal): () => void {
@@ -44,6 +46,27 @@ export class LegacyResultStreams {
       if (!waiter.signal.aborted || args[1].aborted) throw error;
       return fallback(...args);
     }
+  }
+
+  /** Whether a live `tasks/result` of the task waits here. */
+  waiting(taskId: string): boolean {
+    return this.#waiting.get(taskId)?.some((entry) => !entry.signal.aborted) === true;
+  }
+
+  /**
+   * Records that the client holds the durable task's question `key` as a request in its session here (sent by the
+   * run that asked it), so a `tasks/result` here does not send it again; call the returned function once that
+   * request ended.
+   */
+  pending(taskId: string, key: string): () => void {
+    const id = `${taskId}\u0000${key}`;
+    this.#pending.add(id);
+    return () => this.#pending.delete(id);
+  }
+
+  /** Whether the client holds the question `key` of the task as a request in its session here. */
+  isPending(taskId: string, key: string): boolean {
+    return this.#pending.has(`${taskId}\u0000${key}`);
   }
 
   /** Tasks with a waiting `tasks/result` (for leak checks). */

@@ -67,9 +67,18 @@ export function legacyTaskEraRoutes(
     routes.set(method, async ({ params, owner, context, state }) => {
       if (!hasLegacyTasks(state.protocolVersion)) throw methodNotFound(method);
       const { request } = context;
+      const { session } = state;
       const ask =
         request === undefined ? undefined : peerAsk((message, options) => request.call(context, message, options));
-      return route({ params, owner, signal: context.signal, ask });
+      return route({
+        params,
+        owner,
+        signal: context.signal,
+        ask,
+        // Only a `tasks/result` may send questions (a durable task's, from the store) through the session.
+        session:
+          method === 'tasks/result' ? peerAsk((message, options) => session.request(message, options)) : undefined,
+      });
     });
   }
   return routes;

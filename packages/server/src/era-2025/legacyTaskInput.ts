@@ -2,9 +2,11 @@ import type { InputRequest, InputResponse } from '@mcp-tasks/protocol';
 import type { TaskOperations } from '@mcp-tasks/task-store';
 import { checkInputAnswers } from '../inputAnswers.js';
 import type { JsonObject } from '../jsonRpc.js';
+import { isTaskAbort } from '../taskAbort.js';
 import type { InputChannel, ToolMode } from '../toolContext.js';
 import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyResultStreams } from './legacyResultStreams.js';
+import { relayQuestion, type StoredQuestion } from './legacyStoredQuestions.js';
 import { withRelatedTask } from './legacyTaskWire.js';
 
 /** What a {@link LegacyTaskInput} needs. */
@@ -50,7 +52,7 @@ export class LegacyTaskInput implements InputChannel {
     return this.#options.inner.attempt;
   }
 
-  /** A 2025-era task's work is not durable (its questions travel in the client's session): the task's channel runs it. */
+  /** Runs a step through the task's channel: recorded and replayed when the task runs durably. */
   step<T>(name: string, run: (signal: AbortSignal) => T | Promise<T>, signal: AbortSignal): Promise<T> {
     return this.#options.inner.step(name, run, signal);
   }
@@ -68,6 +70,8 @@ export class LegacyTaskInput implements InputChannel {
     try {
       const issued = await ops.requestInput(owner, taskId, request);
       if (!issued.ok) throw new Error('The task has ended');
+      const durable = this.#options.inner.awaitDurable?.(issued.key);
+      if (durable !== undefined) return await this.#askDurably(issued.key, request, durable);
       const answered = ops.waitForInput(owner, taskId, issued.key, signal);
       const forwarded = this.#forward(issued.key, request);
       try {
@@ -79,6 +83,34 @@ export class LegacyTaskInput implements InputChannel {
       }
     } finally {
       this.#outstanding -= 1;
+    }
+  }
+
+  /**
+   * A durable task's question: a `tasks/result` of the task waiting here relays it from the store on its own stream;
+   * otherwise it goes to the client as a request of its session, which outlives a park of the task (see
+   * {@link askSurvivingPark}). A refusal or malformed answer before the park reaches the tool like
+   * {@link #forward}'s; a parked task keeps its question open.
+   */
+  async #askDurably(key: string, request: InputRequest, answered: Promise<InputResponse>): Promise<InputResponse> {
+    const { ops, owner, taskId, ask, signal, streams } = this.#options;
+    if (streams?.waiting(taskId) === true) return answered;
+    // The client's refusal fails the wait, but only while it lasts: the request's chain, which lives as long as the
+    // client holds the question, must not keep this wait's outcome (after a park, an abort error) reachable.
+    let refuse: ((error: unknown) => void) | undefined;
+    const refused = new Promise<never>((_resolve, reject) => {
+      refuse = reject;
+    });
+    askSurvivingPark({ ops, owner, taskId, key }, request, ask, signal, streams).catch((error: unknown) =>
+      refuse?.(error),
+    );
+    try {
+      return await Promise.race([answered, refused]);
+    } catch (error) {
+      if (!isTaskAbort(signal.reason, 'parked')) await ops.withdrawInput(owner, taskId, key).catch(() => undefined);
+      throw error;
+    } finally {
+      refuse = undefined;
     }
   }
 
@@ -103,4 +135,39 @@ export class LegacyTaskInput implements InputChannel {
     }
     await ops.resolveInputs(owner, taskId, answers);
   }
+}
+
+/**
+ * Sends a durable task's question to the client in its session (marked pending in `streams` meanwhile) and resolves
+ * the answer into the store. The request is abandoned when the tool's signal aborts, except by a park: the client's
+ * late answer then still reaches the store and wakes the task. What the pending request keeps in memory is the
+ * session's own pending entry and a {@link StoredQuestion}, never the call.
+ */
+function askSurvivingPark(
+  question: StoredQuestion,
+  request: InputRequest,
+  ask: LegacyPeerAsk,
+  signal: AbortSignal,
+  streams: LegacyResultStreams | undefined,
+): Promise<void> {
+  const peer = abortUnlessParked(signal);
+  const release = streams?.pending(question.taskId, question.key);
+  const { method } = request;
+  return relayQuestion(question, request, ask, peer.signal)
+    .catch((error: unknown) => {
+      if (peer.signal.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The client did not answer ${method}: ${reason}`, { cause: error });
+    })
+    .finally(release);
+}
+
+/** A signal that aborts with `signal`, unless that is a park. Made apart so the request's closures keep no call. */
+function abortUnlessParked(signal: AbortSignal): AbortController {
+  const peer = new AbortController();
+  const follow = () => {
+    if (!isTaskAbort(signal.reason, 'parked')) peer.abort(signal.reason);
+  };
+  signal.addEventListener('abort', follow, { once: true });
+  return peer;
 }

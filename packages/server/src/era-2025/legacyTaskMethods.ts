@@ -5,6 +5,7 @@ import type { JsonObject } from '../jsonRpc.js';
 import { TaskAbortError } from '../taskAbort.js';
 import type { LegacyPeerAsk } from './legacyPeerAsk.js';
 import type { LegacyResultStreams } from './legacyResultStreams.js';
+import { relayStoredQuestions } from './legacyStoredQuestions.js';
 import { isLegacyTask, legacyTaskPayload, legacyTaskStatus, toLegacyTask } from './legacyTaskWire.js';
 
 /** What the 2025-11-25 task methods need from the server's task runtime. */
@@ -57,16 +58,34 @@ export class LegacyTaskMethods {
    * exactly what the tool call would have: its `CallToolResult` (also one with `isError: true`) with the
    * related-task `_meta`, or throws the JSON-RPC error it failed with. A cancelled task has no outcome: `-32603`.
    * A task that expires meanwhile is `-32602`. With `ask` (the way to the client on this request's own stream),
-   * the task's questions go there while this call waits.
+   * the task's questions go there while this call waits. A durable task's open questions are read from the store
+   * and sent through `ask` (else `session`), and the answers resolved into the store: this is how a parked task is
+   * answered from any instance, and how the questions of its later runs reach the client (see
+   * `relayStoredQuestions`).
    */
-  async result(owner: string, taskId: string, signal: AbortSignal, ask?: LegacyPeerAsk): Promise<JsonObject> {
-    await this.#find(owner, taskId);
-    const release = ask === undefined ? undefined : this.#streams?.hold(taskId, ask, signal);
+  async result(
+    owner: string,
+    taskId: string,
+    signal: AbortSignal,
+    ask?: LegacyPeerAsk,
+    session?: LegacyPeerAsk,
+  ): Promise<JsonObject> {
+    const record = await this.#find(owner, taskId);
+    // A durable task's questions are relayed from the store, so a waiting `tasks/result` takes them even without
+    // a stream of its own (through the session, then).
+    const durable = record.execution !== undefined;
+    const stream = durable ? (ask ?? session) : ask;
+    const release = stream === undefined ? undefined : this.#streams?.hold(taskId, stream, signal);
+    const stopRelay =
+      durable && stream !== undefined
+        ? relayStoredQuestions({ ops: this.#ops, streams: this.#streams }, record, stream, signal)
+        : undefined;
     let ended: TaskRecord | undefined;
     try {
       ended = await this.#ops.waitForEnd(owner, taskId, signal);
     } finally {
       release?.();
+      stopRelay?.();
     }
     if (ended === undefined) throw notFound(taskId);
     switch (ended.status) {

@@ -16,6 +16,8 @@ export interface LegacyTaskRouteRequest {
    * waiting `tasks/result` offers it for the task's questions.
    */
   readonly ask?: LegacyPeerAsk | undefined;
+  /** The way to the client through its session: a durable task's stored questions go there when `ask` is absent. */
+  readonly session?: LegacyPeerAsk | undefined;
 }
 
 /** Serves one 2025-11-25 task method: resolves with its result, rejects with a `ProtocolError` to answer. */
@@ -42,7 +44,11 @@ export function legacyTaskRoutes(methods: LegacyTaskMethods): ReadonlyMap<string
   return new Map<string, LegacyTaskRoute>([
     // Async, so a malformed param rejects like every other error instead of throwing at the caller.
     ['tasks/get', async ({ params, owner }) => methods.get(owner, readTaskId(params))],
-    ['tasks/result', async ({ params, owner, signal, ask }) => methods.result(owner, readTaskId(params), signal, ask)],
+    [
+      'tasks/result',
+      async ({ params, owner, signal, ask, session }) =>
+        methods.result(owner, readTaskId(params), signal, ask, session),
+    ],
     ['tasks/list', async ({ params, owner }) => methods.list(owner, readCursor(params))],
     ['tasks/cancel', async ({ params, owner }) => methods.cancel(owner, readTaskId(params))],
   ]);
