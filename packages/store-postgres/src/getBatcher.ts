@@ -4,8 +4,13 @@ import { parseRecord } from './rows.js';
 /** Most distinct task ids one statement carries; more pending gets go out in further statements. */
 export const MAX_GET_BATCH = 128;
 
-/** Runs the batched select: `$1` the distinct task ids, `$2` the distinct owners (both encoded). */
-export type RunGetBatch = (ids: string[], owners: string[]) => Promise<{ rows: Record<string, unknown>[] }>;
+/** How the batcher reaches the database; both reject with errors mapped as the store reports them. */
+export interface GetStatements {
+  /** The batched select: `ids` the distinct task ids, `owners` the distinct owners (both encoded). */
+  many(ids: string[], owners: string[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** The plain select of one task: a batch of one get costs what an uncoalesced get does. */
+  one(taskId: string, owner: string): Promise<TaskRecord | undefined>;
+}
 
 interface Waiter {
   readonly owner: string;
@@ -25,21 +30,27 @@ interface Waiter {
  * each. Every get's statement starts after the get was called, so it sees every write that resolved before.
  */
 export class GetBatcher {
-  readonly #run: RunGetBatch;
+  readonly #statements: GetStatements;
   readonly #maxInFlight: number;
+  readonly #coalesce: boolean;
   /** Waiting gets by (encoded) task id, in arrival order. */
   #pending = new Map<string, Waiter[]>();
   #scheduled = false;
   #inFlight = 0;
 
-  /** `run` executes the batched statement (errors already mapped as the store reports them). */
-  constructor(run: RunGetBatch, maxInFlight: number) {
-    this.#run = run;
-    this.#maxInFlight = Math.max(1, maxInFlight);
+  /**
+   * `maxInFlight`: most batched statements running at once (the pool's size); `coalesce: false` sends every get as
+   * its own statement, at once.
+   */
+  constructor(statements: GetStatements, options: { readonly maxInFlight: number; readonly coalesce: boolean }) {
+    this.#statements = statements;
+    this.#maxInFlight = Math.max(1, options.maxInFlight);
+    this.#coalesce = options.coalesce;
   }
 
   /** The record of `taskId` (encoded) if `owner` (encoded) owns it; rejects with the error of its statement. */
   get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    if (!this.#coalesce) return this.#statements.one(taskId, owner);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = { owner, resolve, reject };
       const waiters = this.#pending.get(taskId);
@@ -80,10 +91,15 @@ export class GetBatcher {
   }
 
   async #send(batch: Map<string, Waiter[]>): Promise<void> {
-    const owners = new Set<string>();
-    for (const waiters of batch.values()) for (const waiter of waiters) owners.add(waiter.owner);
     try {
-      const { rows } = await this.#run([...batch.keys()], [...owners]);
+      const [taskId, waiters] = batch.entries().next().value as [string, Waiter[]];
+      if (batch.size === 1 && waiters.length === 1) {
+        (waiters[0] as Waiter).resolve(await this.#statements.one(taskId, (waiters[0] as Waiter).owner));
+        return;
+      }
+      const owners = new Set<string>();
+      for (const waiters of batch.values()) for (const waiter of waiters) owners.add(waiter.owner);
+      const { rows } = await this.#statements.many([...batch.keys()], [...owners]);
       for (const row of rows) answer(batch.get(row.task_id as string), row);
       // Whoever no row answered has no such task; a promise already resolved ignores this.
       for (const waiters of batch.values()) for (const waiter of waiters) waiter.resolve(undefined);

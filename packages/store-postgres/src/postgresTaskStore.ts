@@ -62,7 +62,7 @@ export class PostgresTaskStore implements DurableTaskStore {
   readonly #sql: Statements;
   readonly #runner: StatementRunner;
   readonly #durable: DurableQueries;
-  readonly #gets: GetBatcher | undefined;
+  readonly #gets: GetBatcher;
   readonly #ownerLimits: OwnerLimits;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
@@ -102,8 +102,9 @@ export class PostgresTaskStore implements DurableTaskStore {
     this.#pool.on('connect', (client) => this.#poolClients.track(client));
     const prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
     this.#runner = new StatementRunner(this.#pool, prepared, this.#where, this.#poolWaitTimeoutMs);
-    const getBatch = (ids: string[], owners: string[]) => this.#runner.run(this.#sql.getBatch, [ids, owners]);
-    this.#gets = options.coalesceGets === false ? undefined : new GetBatcher(getBatch, max);
+    const one = async (id: string, by: string) => (await this.#runner.records(this.#sql.get, [id, by]))[0];
+    const many = (ids: string[], owners: string[]) => this.#runner.run(this.#sql.getBatch, [ids, owners]);
+    this.#gets = new GetBatcher({ one, many }, { maxInFlight: max, coalesce: options.coalesceGets ?? true });
     this.#ownerLimits = {
       maxTasksPerOwner: this.#maxTasksPerOwner,
       maxFinishedTasksPerOwner: this.#maxFinishedTasksPerOwner,
@@ -170,8 +171,7 @@ export class PostgresTaskStore implements DurableTaskStore {
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     await this.migrate();
-    const [id, by] = [encodeText(taskId), encodeText(owner)];
-    return this.#gets === undefined ? (await this.#runner.records(this.#sql.get, [id, by]))[0] : this.#gets.get(id, by);
+    return this.#gets.get(encodeText(taskId), encodeText(owner));
   }
 
   /** One indexed keyset query (owner, creation time, id); reads one row more than the page to tell if more follow. */
