@@ -27,7 +27,8 @@ interface Waiter {
  * No timer: the gets made before the next microtask checkpoint go out together at that checkpoint, so a lone get
  * waits for nothing. While `maxInFlight` statements are running (the pool's size: more would only queue for a
  * connection), further gets accumulate and go out as soon as one statement ends, at most {@link MAX_GET_BATCH} ids
- * each. Every get's statement starts after the get was called, so it sees every write that resolved before.
+ * each; a batch of one get runs the plain single-row statement. Every get's statement starts after the get was
+ * called, so it sees every write that resolved before.
  */
 export class GetBatcher {
   readonly #statements: GetStatements;
