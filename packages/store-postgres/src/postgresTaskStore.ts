@@ -26,6 +26,7 @@ import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
 import { clientConfigOf, describeTarget, preparedNames } from './connectionConfig.js';
 import { DurableQueries } from './durableQueries.js';
+import { GetBatcher } from './getBatcher.js';
 import { insertUnderLimit, type OwnerLimits } from './insertUnderLimit.js';
 import { migrateWithRetry } from './migrateWithRetry.js';
 import { encodeText } from './nulSafe.js';
@@ -36,6 +37,7 @@ import { changeOf, parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { StatementRunner } from './statementRunner.js';
 import { createStorePool } from './storePool.js';
+import { swapRefusal } from './swapRefusal.js';
 import { mapDatabaseError } from './unavailable.js';
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
@@ -60,6 +62,7 @@ export class PostgresTaskStore implements DurableTaskStore {
   readonly #sql: Statements;
   readonly #runner: StatementRunner;
   readonly #durable: DurableQueries;
+  readonly #gets: GetBatcher;
   readonly #ownerLimits: OwnerLimits;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
@@ -99,6 +102,9 @@ export class PostgresTaskStore implements DurableTaskStore {
     this.#pool.on('connect', (client) => this.#poolClients.track(client));
     const prepared = preparedNames(this.#sql, options.table ?? 'mcp_tasks', options.preparedStatements ?? true);
     this.#runner = new StatementRunner(this.#pool, prepared, this.#where, this.#poolWaitTimeoutMs);
+    const one = async (id: string, by: string) => (await this.#runner.records(this.#sql.get, [id, by]))[0];
+    const many = (ids: string[], owners: string[]) => this.#runner.run(this.#sql.getBatch, [ids, owners]);
+    this.#gets = new GetBatcher({ one, many }, { maxInFlight: max, coalesce: options.coalesceGets ?? true });
     this.#ownerLimits = {
       maxTasksPerOwner: this.#maxTasksPerOwner,
       maxFinishedTasksPerOwner: this.#maxFinishedTasksPerOwner,
@@ -157,10 +163,15 @@ export class PostgresTaskStore implements DurableTaskStore {
     return record;
   }
 
+  /**
+   * The task if `owner` owns it. Concurrent gets share one statement (`coalesceGets`): those made before the next
+   * microtask checkpoint, or while every pooled connection is busy. A lone get waits on no timer; a get sees every
+   * write that resolved before it was called; a failed statement rejects each of its gets as a lone get would.
+   */
   async get(owner: TaskOwner, taskId: string): Promise<TaskRecord | undefined> {
     this.#assertOpen();
     await this.migrate();
-    return (await this.#runner.records(this.#sql.get, [encodeText(taskId), encodeText(owner)]))[0];
+    return this.#gets.get(encodeText(taskId), encodeText(owner));
   }
 
   /** One indexed keyset query (owner, creation time, id); reads one row more than the page to tell if more follow. */
@@ -182,7 +193,7 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {
     this.#assertOpen();
-    const refusal = this.#refusal(taskId, owner, expectedVersion, next);
+    const refusal = swapRefusal(taskId, owner, expectedVersion, next, this.#maxTtlMs);
     if (refusal !== undefined) {
       // As in every store, a stale or foreign swap is a lost race first; a malformed `next` is refused only
       // where it would have been written.
@@ -205,16 +216,6 @@ export class PostgresTaskStore implements DurableTaskStore {
     const record = Object.isFrozen(next) ? next : parseRecord(JSON.stringify(next));
     this.#feed.updated(record);
     return { ok: true, record };
-  }
-
-  #refusal(taskId: string, owner: TaskOwner, expectedVersion: number, next: TaskRecord): TaskStoreError | undefined {
-    if (next.taskId !== taskId || next.owner !== owner || next.version !== expectedVersion + 1) {
-      return new TaskStoreError('invalid_argument', `swap of ${taskId} needs the next version of the same task`);
-    }
-    if (this.#maxTtlMs !== null && (next.ttlMs === null || next.ttlMs > this.#maxTtlMs)) {
-      return new TaskStoreError('ttl_limit', `ttlMs ${next.ttlMs} exceeds the maximum of ${this.#maxTtlMs} ms`);
-    }
-    return undefined;
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {

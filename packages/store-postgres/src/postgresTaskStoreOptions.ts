@@ -19,6 +19,12 @@ export interface PostgresTaskStoreOptions extends TaskStoreLimits {
    * across transactions (PgBouncer before 1.21 in transaction mode). @default true
    */
   readonly preparedStatements?: boolean;
+  /**
+   * Serve concurrent `get`s with one statement (`task_id = ANY($1)`) instead of one each: a round trip costs the
+   * client and the database far more than a row, so a server with many callers polling tasks does several times
+   * more gets per CPU second. A lone get is not delayed. @default true
+   */
+  readonly coalesceGets?: boolean;
   /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
   readonly statementTimeoutMs?: number;
   /**

@@ -27,6 +27,7 @@ export interface Statements {
   readonly evictFinished: string;
   readonly lockOwner: string;
   readonly get: string;
+  readonly getBatch: string;
   readonly list: string;
   readonly listAfter: string;
   readonly getMany: string;
@@ -91,6 +92,10 @@ export function statementsFor(table: string): Statements {
         ORDER BY seq DESC OFFSET $2)`,
     lockOwner: `SELECT pg_advisory_xact_lock(hashtext('${table}'), hashtext($1))`,
     get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND owner = $2`,
+    // Coalesced gets ($1 ids, $2 owners): the primary key's index finds the rows, the caller matches each exact
+    // (id, owner) pair; the owner condition keeps most other owners' records off the wire.
+    getBatch: `SELECT task_id, owner, record::text AS record FROM ${table}
+      WHERE task_id = ANY($1::text[]) AND owner = ANY($2::text[])`,
     // Keyset pages in creation order ($1 owner, $2 now in epoch ms, $3 limit; listAfter: $4/$5 the last position).
     list: `${listFrom(table)} ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
     listAfter: `${listFrom(table)} AND (${CREATED_AT}, task_id COLLATE "C") > ($4::text COLLATE "C", $5::text COLLATE "C")
