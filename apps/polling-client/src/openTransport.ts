@@ -2,7 +2,7 @@
 import { type ClientTransport, TransportError } from '@mcp-tasks/protocol';
 import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
 import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
-import { connectWebSocket } from '@mcp-tasks/transport-ws';
+import { connectWebSocket, type WebSocketReconnectOptions } from '@mcp-tasks/transport-ws';
 import type { ServerTarget } from './cliArgs.js';
 import { ConnectionError, UsageError } from './cliErrors.js';
 
@@ -20,6 +20,11 @@ export interface OpenTransportOptions {
   readonly warn?: ((message: string) => void) | undefined;
   /** The fetch under the HTTP transport (an OAuth wrapper from `@mcp-tasks/oauth-client`). */
   readonly fetch?: ((input: string, init: RequestInit) => Promise<Response>) | undefined;
+  /**
+   * `--retry-for`: how long a WebSocket keeps reconnecting after the server went away (0: not at all). Undefined:
+   * the transport's default (a few attempts), for commands that follow no task.
+   */
+  readonly retryForMs?: number | undefined;
 }
 
 /**
@@ -46,13 +51,24 @@ export async function openTransport(
     });
   }
   try {
-    return await connectWebSocket(url, options.token === undefined ? {} : { token: options.token });
+    return await connectWebSocket(url, {
+      ...(options.token === undefined ? {} : { token: options.token }),
+      ...(options.retryForMs === undefined ? {} : { reconnect: reconnectFor(options.retryForMs) }),
+    });
   } catch (error) {
     // A refused upgrade (401, 426…) keeps its HTTP status, so the CLI can say what to do about it.
     if (error instanceof TransportError && error.code === 'http_status') throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new ConnectionError(`Cannot open a WebSocket to ${target.url}: ${detail} (is the server running?)`);
   }
+}
+
+/**
+ * The socket's reconnecting follows `--retry-for`: for that long, however many attempts it takes (the transport's
+ * own default of five attempts would stop after about 7 s, or go on 7 s past a shorter `--retry-for`).
+ */
+function reconnectFor(retryForMs: number): WebSocketReconnectOptions | false {
+  return retryForMs <= 0 ? false : { maxAttempts: Number.POSITIVE_INFINITY, giveUpAfterMs: retryForMs };
 }
 
 async function spawnStdio(

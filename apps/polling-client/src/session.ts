@@ -57,7 +57,12 @@ export async function openSession(
     options.token === undefined && server.kind === 'url'
       ? await storedLoginFetch(server.url, options.configDir)
       : undefined;
-  const transport = await openTransport(server, { token: options.token, verbose: options.verbose, fetch });
+  const transport = await openTransport(server, {
+    token: options.token,
+    verbose: options.verbose,
+    fetch,
+    retryForMs: 'retryForMs' in options ? options.retryForMs : undefined,
+  });
   const client = new McpClient({
     transport,
     clientInfo: CLIENT_INFO,

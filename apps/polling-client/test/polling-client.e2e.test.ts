@@ -163,7 +163,8 @@ describe.each<TransportKind>(['stdio', 'http', 'ws'])('polling client over %s', 
     expect(right.stdout).toMatch(/^checksum_data /m);
   });
 
-  // A server start, a task, the kill and a second of retries: 7 s at worst on a quiet machine (over ws).
+  // A server start, a task, the kill and a second of retries: about 3 s on a quiet machine (over ws: a second of
+  // reconnecting, then a second of the client's own retries).
   it('retries for --retry-for when the server dies mid-task, then exits 4 keeping the task for resume', {
     timeout: 60_000,
   }, async () => {

@@ -39,6 +39,12 @@ export interface WebSocketReconnectOptions {
   readonly initialDelayMs?: number;
   /** Cap on the delay. @default 5000 */
   readonly maxDelayMs?: number;
+  /**
+   * Stop reconnecting once this long has passed since the close, whatever attempts are left (the last wait is cut
+   * to the time left): a time budget instead of an attempt count, e.g. with `maxAttempts: Infinity`.
+   * @default none (only `maxAttempts` bounds it)
+   */
+  readonly giveUpAfterMs?: number;
   /** Which requests survive a reconnect. @default methods in {@link IDEMPOTENT_METHODS} */
   readonly isIdempotent?: (request: TransportRequest) => boolean;
 }

@@ -180,10 +180,12 @@ export class WebSocketClientTransport implements ClientTransport {
   async #reconnect(code: number, reason: string): Promise<void> {
     const options = this.#options.reconnect === false ? {} : (this.#options.reconnect ?? {});
     const initial = options.initialDelayMs ?? 250;
-    for (let attempt = 0; attempt < (options.maxAttempts ?? 5); attempt++) {
+    const giveUpAt = Date.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
+    for (let attempt = 0; attempt < (options.maxAttempts ?? 5) && Date.now() < giveUpAt; attempt++) {
       const ceiling = Math.min(options.maxDelayMs ?? 5000, initial * 2 ** attempt);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ceiling * (0.5 + Math.random() / 2));
+        const delay = Math.min(ceiling * (0.5 + Math.random() / 2), giveUpAt - Date.now());
+        const timer = setTimeout(resolve, delay);
         this.#cancelWait = () => {
           clearTimeout(timer);
           resolve();

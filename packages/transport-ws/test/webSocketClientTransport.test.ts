@@ -148,4 +148,21 @@ describe('WebSocketClientTransport reconnect', () => {
     expect(codes).toEqual([1001]);
     await expect(c.request(req('h', 'tasks/get'))).rejects.toMatchObject({ code: 'closed' });
   });
+  it('giveUpAfterMs bounds reconnecting by time: unlimited attempts stop once the budget since the close is spent', async () => {
+    const first = parking();
+    const server = await WebSocketServerTransport.listen(first.handler);
+    const codes: number[] = [];
+    const c = await client(server.url, {
+      reconnect: { initialDelayMs: 1, maxDelayMs: 20, maxAttempts: Number.POSITIVE_INFINITY, giveUpAfterMs: 300 },
+      onClose: (code) => codes.push(code),
+    });
+    const get = expect(c.request(req('g', 'tasks/get'))).rejects.toMatchObject({ code: 'closed' });
+    await first.startedCount(1);
+    const closedAt = performance.now();
+    await server.close();
+    await get;
+    // Refused connections fail at once, so only the time budget can have ended the attempts.
+    expect(performance.now() - closedAt).toBeGreaterThanOrEqual(290);
+    expect(codes).toEqual([1001]);
+  });
 });
