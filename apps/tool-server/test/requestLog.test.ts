@@ -14,7 +14,10 @@ async function logged(message: unknown, response: TransportResponse | undefined)
     },
   });
   const handler: MessageHandler = async () => response;
-  await logRequests(handler, createLogger('debug', sink))(message, { signal: new AbortController().signal });
+  await logRequests(handler, createLogger('debug', sink))(message, {
+    signal: new AbortController().signal,
+    notify: () => undefined,
+  });
   return lines;
 }
 
