@@ -32,6 +32,7 @@ export interface Statements {
   readonly listAfter: string;
   readonly getMany: string;
   readonly swap: string;
+  readonly swapSameTask: string;
   readonly expireDue: string;
   readonly lapsedLeases: string;
   readonly claim: string;
@@ -74,6 +75,12 @@ export function statementsFor(table: string): Statements {
   // payloads stop at 8000 bytes; create bounds the id and owner so the rest always fits).
   const notify = (kind: string, seqColumn: string, instance: string, record: string) =>
     `pg_notify('${table}', json_build_array('${kind}', ${seqColumn}, version, ${instance}::text, task_id, owner, ${record})::text)`;
+  const swapOf = (condition: string) => `WITH written AS (
+        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
+          record = $9::jsonb, seq = nextval('${seq}')
+        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}${condition}
+        RETURNING task_id, owner, version, seq)
+      SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`;
   const recordIfSmall = `CASE WHEN octet_length(record::text) < ${NOTIFY_RECORD_LIMIT} THEN record END`;
   return {
     channel: table,
@@ -102,12 +109,9 @@ export function statementsFor(table: string): Statements {
       ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
     // The conditional write of every transition; the notification is sent when it commits.
-    swap: `WITH written AS (
-        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
-          record = $9::jsonb, seq = nextval('${seq}')
-        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
-        RETURNING task_id, owner, version, seq)
-      SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`,
+    swap: swapOf(''),
+    // The same on a record the store remembered ($11 its creation time): an id can be used again after an expiry.
+    swapSameTask: swapOf(` AND record->>'createdAt' = $11`),
     expireDue: expireDueOf(table, notify('x', 'expired_seq', '$3', recordIfSmall)),
     // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
     lapsedLeases: `SELECT record::text AS record FROM ${table}
