@@ -3,7 +3,8 @@ import { isTerminalStatus, type TaskEvent, type TaskOwner, type TaskRecord } fro
 /**
  * The last known record of the tasks this store instance wrote (or was told of by a write it made, a lost swap, or
  * its change feed), so `update` can transition a task without reading it first. At most `limit` records, the least
- * recently written dropped first; a finished or expired task is dropped at once (it is never written again).
+ * recently written dropped first; a finished or expired task is dropped at once (it is never written again), and so
+ * is a parked durable task (nothing of it stays in the process; its next write is an answer or a claim).
  *
  * A record here may be stale (another instance wrote the task since): it is only ever the expected version of a
  * conditional write, which then loses and reads the task, never an answer.
@@ -41,7 +42,7 @@ export class RecordCache {
     const known = this.#records.get(record.taskId);
     if (known !== undefined && known.version > record.version && sameTask(known, record)) return;
     this.#records.delete(record.taskId);
-    if (isTerminalStatus(record.status)) return;
+    if (isTerminalStatus(record.status) || record.execution?.state === 'parked') return;
     this.#records.set(record.taskId, record);
     if (this.#records.size > this.#limit) this.#records.delete(this.#records.keys().next().value as string);
   }

@@ -197,6 +197,10 @@ describe('RecordCache', () => {
     cache.remember(first);
     cache.observe({ type: 'expired', record: first });
     expect(cache.size).toBe(0);
+    // A parked durable task keeps nothing in the process.
+    cache.remember(first);
+    cache.remember(later(first, { execution: { state: 'parked', attempt: 1 } }));
+    expect(cache.size).toBe(0);
     expect(() => new RecordCache(-1)).toThrow(TypeError);
   });
 });
