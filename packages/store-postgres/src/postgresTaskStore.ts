@@ -80,7 +80,8 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   /**
    * Creates the store without connecting: the pool connects, and the table is created if missing, on first use. Throws
-   * `TypeError` when neither `connectionString` nor `clientConfig` is given.
+   * `TypeError` when neither `connectionString` nor `clientConfig` is given, or `updateCacheSize` is not a
+   * non-negative integer.
    */
   constructor(options: PostgresTaskStoreOptions) {
     if (options.connectionString === undefined && options.clientConfig === undefined) {
