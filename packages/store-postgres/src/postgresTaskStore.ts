@@ -6,13 +6,13 @@ import {
   type DurableTaskStore,
   decodeListCursor,
   encodeListCursor,
-  isTerminalStatus,
   type ListTasksOptions,
   measureStep,
   type RecordStepInput,
   type RecordStepResult,
   type StepRecord,
   type SwapResult,
+  type TaskEvent,
   type TaskListener,
   type TaskOwner,
   type TaskPage,
@@ -24,6 +24,7 @@ import {
 import { newTask } from '@mcp-tasks/task-store/transitions';
 import type pg from 'pg';
 import { ChangeListener } from './changeListener.js';
+import { changeSourceOf } from './changeSource.js';
 import { clientConfigOf, describeTarget, preparedNames } from './connectionConfig.js';
 import { DurableQueries } from './durableQueries.js';
 import { GetBatcher } from './getBatcher.js';
@@ -33,11 +34,12 @@ import { encodeText } from './nulSafe.js';
 import { OpenClients } from './openClients.js';
 import { PostgresChangeFeed } from './postgresChangeFeed.js';
 import type { PostgresTaskStoreOptions } from './postgresTaskStoreOptions.js';
-import { changeOf, parseRecord, writeValues } from './rows.js';
+import { RecordCache } from './recordCache.js';
+import { parseRecord, writeValues } from './rows.js';
 import { MAX_ID_AND_OWNER_BYTES, type Statements, statementsFor } from './schema.js';
 import { StatementRunner } from './statementRunner.js';
 import { createStorePool } from './storePool.js';
-import { swapRefusal } from './swapRefusal.js';
+import { SwapWriter } from './swapWriter.js';
 import { mapDatabaseError } from './unavailable.js';
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
@@ -63,13 +65,13 @@ export class PostgresTaskStore implements DurableTaskStore {
   readonly #runner: StatementRunner;
   readonly #durable: DurableQueries;
   readonly #gets: GetBatcher;
+  readonly #cache: RecordCache;
+  readonly #writer: SwapWriter;
   readonly #ownerLimits: OwnerLimits;
   readonly #feed: PostgresChangeFeed;
   readonly #listener: ChangeListener;
   readonly #newId: () => string;
   readonly #maxTtlMs: number | null;
-  readonly #maxTasksPerOwner: number;
-  readonly #maxFinishedTasksPerOwner: number;
   readonly #where: string;
   readonly #poolWaitTimeoutMs: number;
   #migrated: Promise<void> | undefined;
@@ -78,7 +80,8 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   /**
    * Creates the store without connecting: the pool connects, and the table is created if missing, on first use. Throws
-   * `TypeError` when neither `connectionString` nor `clientConfig` is given.
+   * `TypeError` when neither `connectionString` nor `clientConfig` is given, or `updateCacheSize` is not a
+   * non-negative integer.
    */
   constructor(options: PostgresTaskStoreOptions) {
     if (options.connectionString === undefined && options.clientConfig === undefined) {
@@ -92,8 +95,6 @@ export class PostgresTaskStore implements DurableTaskStore {
     this.#newId = createTaskIdGenerator(options.randomFill);
     this.instanceId = options.instanceId ?? `store-${this.#newId()}`;
     this.#maxTtlMs = options.maxTtlMs ?? null;
-    this.#maxTasksPerOwner = options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY;
-    this.#maxFinishedTasksPerOwner = options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY;
     const onError = options.onError ?? ((error: unknown) => console.error('PostgresTaskStore:', error));
     const max = options.maxConnections ?? 10;
     this.#pool = createStorePool(config, { max, connectTimeoutMs, poolWaitTimeoutMs: this.#poolWaitTimeoutMs });
@@ -106,17 +107,12 @@ export class PostgresTaskStore implements DurableTaskStore {
     const many = (ids: string[], owners: string[]) => this.#runner.run(this.#sql.getBatch, [ids, owners]);
     this.#gets = new GetBatcher({ one, many }, { maxInFlight: max, coalesce: options.coalesceGets ?? true });
     this.#ownerLimits = {
-      maxTasksPerOwner: this.#maxTasksPerOwner,
-      maxFinishedTasksPerOwner: this.#maxFinishedTasksPerOwner,
+      maxTasksPerOwner: options.maxTasksPerOwner ?? Number.POSITIVE_INFINITY,
+      maxFinishedTasksPerOwner: options.maxFinishedTasksPerOwner ?? Number.POSITIVE_INFINITY,
       mapError: (error) => this.#runner.mapError(error),
     };
     this.#feed = new PostgresChangeFeed(
-      {
-        instanceId: this.instanceId,
-        fetch: (ids) => this.#runner.records(this.#sql.getMany, [ids.map(encodeText)]),
-        changedSince: async (seq, limit) =>
-          (await this.#runner.query(this.#sql.changedSince, [seq, limit])).rows.map(changeOf),
-      },
+      changeSourceOf(this.#runner, this.#sql, this.instanceId),
       options.onListenerError ?? ((error) => console.error('TaskStore listener:', error)),
       onError,
     );
@@ -126,6 +122,12 @@ export class PostgresTaskStore implements DurableTaskStore {
       onError,
     });
     this.#durable = new DurableQueries(this.#runner, this.#sql, this.#feed, this.instanceId, options);
+    this.#cache = new RecordCache(options.updateCacheSize ?? 1_024);
+    // Other instances' writes refresh the records held (the feed fetches them only while someone watches).
+    if (options.updateCacheSize !== 0) this.#feed.add((event: TaskEvent) => this.#cache.observe(event));
+    const { instanceId } = this;
+    const context = { runner: this.#runner, sql: this.#sql, feed: this.#feed, cache: this.#cache, instanceId };
+    this.#writer = new SwapWriter({ ...context, maxTtlMs: this.#maxTtlMs, get: (by, id) => this.get(by, id) });
   }
 
   /** Creates the table if needed (also done by the first call); rejects when the database is unreachable. */
@@ -146,13 +148,12 @@ export class PostgresTaskStore implements DurableTaskStore {
     const record = newTask(taskId, owner, options, new Date().toISOString(), this.#maxTtlMs);
     const values = [encodeText(taskId), encodeText(owner), ...writeValues(record)];
     await this.migrate();
+    const { maxTasksPerOwner, maxFinishedTasksPerOwner } = this.#ownerLimits;
     try {
-      const unlimited =
-        this.#maxTasksPerOwner === Number.POSITIVE_INFINITY &&
-        this.#maxFinishedTasksPerOwner === Number.POSITIVE_INFINITY;
-      if (unlimited) await this.#runner.run(this.#sql.insert, values);
-      else if (!(await insertUnderLimit(this.#pool, this.#sql, values, this.#ownerLimits))) {
-        throw taskLimitReached(this.#maxTasksPerOwner);
+      if (maxTasksPerOwner === Number.POSITIVE_INFINITY && maxFinishedTasksPerOwner === Number.POSITIVE_INFINITY) {
+        await this.#runner.run(this.#sql.insert, values);
+      } else if (!(await insertUnderLimit(this.#pool, this.#sql, values, this.#ownerLimits))) {
+        throw taskLimitReached(maxTasksPerOwner);
       }
     } catch (error) {
       if ((error as { code?: unknown }).code === '23505') {
@@ -160,6 +161,7 @@ export class PostgresTaskStore implements DurableTaskStore {
       }
       throw error;
     }
+    this.#cache.remember(record);
     return record;
   }
 
@@ -193,29 +195,25 @@ export class PostgresTaskStore implements DurableTaskStore {
 
   async swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult> {
     this.#assertOpen();
-    const refusal = swapRefusal(taskId, owner, expectedVersion, next, this.#maxTtlMs);
-    if (refusal !== undefined) {
-      // As in every store, a stale or foreign swap is a lost race first; a malformed `next` is refused only
-      // where it would have been written.
-      const current = await this.get(owner, taskId);
-      if (current === undefined || current.version !== expectedVersion || isTerminalStatus(current.status)) {
-        return { ok: false, current };
-      }
-      throw refusal;
-    }
     await this.migrate();
-    const written = await this.#runner.run(this.#sql.swap, [
-      encodeText(taskId),
-      encodeText(owner),
-      expectedVersion,
-      ...writeValues(next),
-      this.instanceId,
-    ]);
-    if (written.rowCount === 0) return { ok: false, current: await this.get(owner, taskId) };
-    // Records built by the transitions are deep-frozen already; anything else is frozen by a parse of its JSON.
-    const record = Object.isFrozen(next) ? next : parseRecord(JSON.stringify(next));
-    this.#feed.updated(record);
-    return { ok: true, record };
+    return this.#writer.swap(owner, taskId, expectedVersion, next);
+  }
+
+  /**
+   * `get` then `swap` in one round trip when this instance knows the task's record (it wrote the task last, or its
+   * change feed told it of the last write; at most `updateCacheSize` records): `step` is applied to that record and
+   * written on condition that the task is still at its version. The answer is always the one `get` then `swap`
+   * would give: a stale record loses the conditional write, and a refusal of `step` on a remembered record is
+   * checked against a fresh read (see `SwapWriter.update` for the round trips of each path).
+   */
+  async update(
+    owner: TaskOwner,
+    taskId: string,
+    step: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<SwapResult> {
+    this.#assertOpen();
+    await this.migrate();
+    return this.#writer.update(owner, taskId, step);
   }
 
   async expireDue(now: number, limit: number): Promise<readonly TaskRecord[]> {
@@ -239,7 +237,9 @@ export class PostgresTaskStore implements DurableTaskStore {
   async claim(options: ClaimOptions): Promise<readonly TaskRecord[]> {
     this.#assertOpen();
     await this.migrate();
-    return this.#durable.claim(options);
+    const claimed = await this.#durable.claim(options);
+    for (const record of claimed) this.#cache.remember(record);
+    return claimed;
   }
 
   async recordStep(owner: TaskOwner, taskId: string, worker: string, step: RecordStepInput): Promise<RecordStepResult> {

@@ -25,6 +25,16 @@ export interface PostgresTaskStoreOptions extends TaskStoreLimits {
    * more gets per CPU second. A lone get is not delayed. @default true
    */
   readonly coalesceGets?: boolean;
+  /**
+   * Most task records this instance keeps in memory so that `update` (every transition `TaskOperations` makes) can
+   * write without reading the task first: the records of the tasks it created or wrote last (or whose current
+   * record it read after losing a race), refreshed by its change feed and dropped once the task finishes, expires
+   * or parks (a durable task waiting for input); the least recently written go first. A transition of a task this instance wrote last then costs one
+   * round trip instead of two; a remembered record that is stale (another instance wrote the task since) only makes
+   * the write lose and read the task, so the answer is always the same. The cost is memory: about the size of a
+   * record (1 KB or more) per entry. 0 turns it off. @default 1_024
+   */
+  readonly updateCacheSize?: number;
   /** A statement running longer is cancelled and the call rejects (`TaskStoreUnavailableError`). @default 5_000 */
   readonly statementTimeoutMs?: number;
   /**

@@ -32,6 +32,7 @@ export interface Statements {
   readonly listAfter: string;
   readonly getMany: string;
   readonly swap: string;
+  readonly swapSameTask: string;
   readonly expireDue: string;
   readonly lapsedLeases: string;
   readonly claim: string;
@@ -102,12 +103,9 @@ export function statementsFor(table: string): Statements {
       ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
     getMany: `SELECT record::text AS record FROM ${table} WHERE task_id = ANY($1::text[])`,
     // The conditional write of every transition; the notification is sent when it commits.
-    swap: `WITH written AS (
-        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
-          record = $9::jsonb, seq = nextval('${seq}')
-        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}
-        RETURNING task_id, owner, version, seq)
-      SELECT ${notify('u', 'seq', '$10', 'NULL')} FROM written`,
+    swap: swapOf(table, '', notify('u', 'seq', '$10', 'NULL')),
+    // The same on a record the store remembered ($11 its creation time): an id can be used again after an expiry.
+    swapSameTask: swapOf(table, ` AND record->>'createdAt' = $11`, notify('u', 'seq', '$10', 'NULL')),
     expireDue: expireDueOf(table, notify('x', 'expired_seq', '$3', recordIfSmall)),
     // Durable tasks (a runnable time) are recovered by `claim`, never reported here.
     lapsedLeases: `SELECT record::text AS record FROM ${table}
@@ -121,6 +119,19 @@ export function statementsFor(table: string): Statements {
       ORDER BY seq LIMIT $2`,
     highWater: `SELECT last_value AS seq FROM ${seq}`,
   };
+}
+
+/**
+ * The conditional write of a transition ($1 id, $2 owner, $3 expected version, $4-$9 the written columns, $10 the
+ * instance), with a further `condition`; `notifyUpdate` is sent when it commits.
+ */
+function swapOf(table: string, condition: string, notifyUpdate: string): string {
+  return `WITH written AS (
+        UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
+          record = $9::jsonb, seq = nextval('${table}_seq')
+        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}${condition}
+        RETURNING task_id, owner, version, seq)
+      SELECT ${notifyUpdate} FROM written`;
 }
 
 /** The idempotent migration; serialised by an advisory lock so instances starting together do not race on CREATE. */

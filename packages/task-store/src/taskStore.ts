@@ -166,9 +166,11 @@ export interface TaskStore {
   swap(owner: TaskOwner, taskId: string, expectedVersion: number, next: TaskRecord): Promise<SwapResult>;
   /**
    * Optional: the read-transition-write of `swap` in one call, for a store that can run it atomically on its side
-   * (the in-memory store does it synchronously, a database in one transaction). Applies `step` to the current
-   * record and writes its result under the same rules as `swap`; `step` returning undefined or the current record
-   * itself writes nothing. `TaskOperations` uses it when present, else `get` then `swap`.
+   * (the in-memory store does it synchronously, a database in one transaction) or in fewer round trips (the
+   * PostgreSQL store writes from the record it last wrote, re-reading when that was stale). Applies `step` to the
+   * current record and writes its result under the same rules as `swap`; `step` returning undefined or the current
+   * record itself writes nothing. `step` may be called more than once (on a lost race, or on a record that proved
+   * stale): the answer is that of its last call. `TaskOperations` uses it when present, else `get` then `swap`.
    */
   update?(owner: TaskOwner, taskId: string, step: (current: TaskRecord) => TaskRecord | undefined): Promise<SwapResult>;
   /**

@@ -94,6 +94,11 @@ const COMPLETED = JSON.stringify({
   result: { content: [{ type: 'text', text: 'ok' }] },
 });
 
+/**
+ * The statements `PostgresTaskStore` sends for create → complete: the insert, then the conditional update with its
+ * notification, on condition of the version and the creation time (`swapSameTask`, the write of `update` from the
+ * record the store remembered).
+ */
 function createCompleteScript(table) {
   const id = `'pgbench-' || :client_id || '-' || :n`;
   return `\\set n random(1, 1000000000000)
@@ -103,6 +108,7 @@ WITH written AS (
   UPDATE ${table} SET version = 2, status = 'completed', deadline = NULL, lease_until = NULL,
     record = '${COMPLETED}'::jsonb, seq = nextval('${table}_seq')
   WHERE task_id = ${id} AND owner = 'pgbench' AND version = 1 AND status NOT IN ('completed', 'failed', 'cancelled')
+    AND record->>'createdAt' = '2026-01-01T00:00:00.000Z'
   RETURNING task_id, owner, version, seq)
 SELECT pg_notify('${table}_pgbench', json_build_array('u', seq, version, 'pgbench'::text, task_id, owner, NULL)::text)
   FROM written;
