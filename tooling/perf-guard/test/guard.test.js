@@ -1,4 +1,4 @@
-// The guard itself (it runs in `pnpm check` through this package's `test` script) and the proof that it bites:
+// The guard itself (CI runs it after `pnpm check`, through the root `check:more` script) and the proof that it bites:
 // the same harness measures a variant that repeats every fifth measured operation (+20 % work, the paths
 // themselves untouched), and the guard must fail it on every path.
 import assert from 'node:assert/strict';
