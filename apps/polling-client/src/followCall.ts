@@ -74,8 +74,13 @@ export async function followCall(
           )
       : retryUntilBack(follow, {
           policy: retry,
-          // Only a task this client can find again is worth waiting for: one in the journal, on a server that outlives us.
-          resumable: () => taskId !== undefined && journal.get(taskId) !== undefined && session.server.kind === 'url',
+          // Only a task this client can find again is worth waiting for: one in the journal, on a server that outlives
+          // us, through a transport that can still reach it (a WebSocket retries on its own for --retry-for, then closes).
+          resumable: () =>
+            taskId !== undefined &&
+            journal.get(taskId) !== undefined &&
+            session.server.kind === 'url' &&
+            !session.transportClosed(),
           say: (text) => {
             reconnected = true;
             reporter.line(text);
@@ -91,7 +96,7 @@ export async function followCall(
       case 'error':
         // A form nobody could answer aborted the run: its reason is the error to report.
         if (controller.signal.aborted && controller.signal.reason instanceof Error) throw controller.signal.reason;
-        if (reconnected && first.error instanceof TaskNotFoundError) {
+        if ((reconnected || session.reconnected()) && first.error instanceof TaskNotFoundError) {
           // Retrying cannot bring it back, and neither can a later resume: stop here and forget it.
           journal.remove(first.error.taskId);
           throw new TaskLostError(first.error.taskId, { cause: first.error });

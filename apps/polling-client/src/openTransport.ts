@@ -2,7 +2,11 @@
 import { type ClientTransport, TransportError } from '@mcp-tasks/protocol';
 import { HttpClientTransport } from '@mcp-tasks/transport-http/client';
 import { StdioClientTransport } from '@mcp-tasks/transport-stdio';
-import { connectWebSocket, type WebSocketReconnectOptions } from '@mcp-tasks/transport-ws';
+import {
+  connectWebSocket,
+  type WebSocketReconnectAttempt,
+  type WebSocketReconnectOptions,
+} from '@mcp-tasks/transport-ws';
 import type { ServerTarget } from './cliArgs.js';
 import { ConnectionError, UsageError } from './cliErrors.js';
 
@@ -25,6 +29,8 @@ export interface OpenTransportOptions {
    * the transport's default (a few attempts), for commands that follow no task.
    */
   readonly retryForMs?: number | undefined;
+  /** Told before each WebSocket reconnect attempt under `retryForMs`. */
+  readonly onReconnecting?: ((attempt: WebSocketReconnectAttempt) => void) | undefined;
 }
 
 /**
@@ -53,7 +59,9 @@ export async function openTransport(
   try {
     return await connectWebSocket(url, {
       ...(options.token === undefined ? {} : { token: options.token }),
-      ...(options.retryForMs === undefined ? {} : { reconnect: reconnectFor(options.retryForMs) }),
+      ...(options.retryForMs === undefined
+        ? {}
+        : { reconnect: reconnectFor(options.retryForMs, options.onReconnecting) }),
     });
   } catch (error) {
     // A refused upgrade (401, 426…) keeps its HTTP status, so the CLI can say what to do about it.
@@ -67,8 +75,16 @@ export async function openTransport(
  * The socket's reconnecting follows `--retry-for`: for that long, however many attempts it takes (the transport's
  * own default of five attempts would stop after about 7 s, or go on 7 s past a shorter `--retry-for`).
  */
-function reconnectFor(retryForMs: number): WebSocketReconnectOptions | false {
-  return retryForMs <= 0 ? false : { maxAttempts: Number.POSITIVE_INFINITY, giveUpAfterMs: retryForMs };
+function reconnectFor(
+  retryForMs: number,
+  onReconnecting: OpenTransportOptions['onReconnecting'],
+): WebSocketReconnectOptions | false {
+  if (retryForMs <= 0) return false;
+  return {
+    maxAttempts: Number.POSITIVE_INFINITY,
+    giveUpAfterMs: retryForMs,
+    ...(onReconnecting === undefined ? {} : { onReconnecting }),
+  };
 }
 
 async function spawnStdio(

@@ -28,6 +28,11 @@ export function isConnectionLoss(error: unknown): boolean {
   return (error instanceof TransportError && error.code !== 'http_status') || error instanceof ConnectionError;
 }
 
+/** What the client says when it lost the server and tries again (its own retries, or a WebSocket reconnecting). */
+export function retryingLine(cause: string, delayMs: number, leftMs: number): string {
+  return `lost the server (${cause}); retrying in ${(delayMs / 1000).toFixed(1)} s, for up to ${Math.ceil(leftMs / 1000)} s more (--retry-for)`;
+}
+
 /** Options of {@link retryUntilBack}. */
 export interface RetryOptions {
   readonly policy: RetryPolicy;
@@ -55,9 +60,7 @@ export async function retryUntilBack<T extends { kind: string; error?: unknown }
     const left = firstLossAt + policy.forMs - Date.now();
     if (left <= 0 || options.signal.aborted) return outcome;
     const delay = Math.min(left, backoffDelay(tries, policy));
-    options.say(
-      `lost the server (${(outcome.error as Error).message}); retrying in ${(delay / 1000).toFixed(1)} s, for up to ${Math.ceil(left / 1000)} s more (--retry-for)`,
-    );
+    options.say(retryingLine((outcome.error as Error).message, delay, left));
     await new Promise((resolve) => setTimeout(resolve, delay));
     outcome = await attempt();
   }

@@ -13,6 +13,7 @@ import type { CommonOptions, RunOptions, ServerTarget } from './cliArgs.js';
 import { ConnectionError, UsageError } from './cliErrors.js';
 import { defaultJournalPath, FileTaskJournal } from './fileTaskJournal.js';
 import { type OpenedTransport, openTransport } from './openTransport.js';
+import { retryingLine } from './retryFollow.js';
 import { StatusReporter } from './statusReporter.js';
 import { TerminalForm } from './terminalForm.js';
 
@@ -30,6 +31,13 @@ export interface Session {
   readonly server: ServerTarget;
   /** Aborts the running call (Ctrl-C, or a form nobody can answer); its reason is what the call rejects with. */
   readonly controller: AbortController;
+  /**
+   * Whether the connection is closed for good (a WebSocket that stopped reconnecting, a stdio server that exited):
+   * a retry through it cannot reach the server. Never true for HTTP, whose requests each connect afresh.
+   */
+  transportClosed(): boolean;
+  /** Whether the transport lost the server and reconnected on its own (a WebSocket under `--retry-for`). */
+  reconnected(): boolean;
   close(): Promise<void>;
 }
 
@@ -57,11 +65,20 @@ export async function openSession(
     options.token === undefined && server.kind === 'url'
       ? await storedLoginFetch(server.url, options.configDir)
       : undefined;
+  let reconnected = false;
   const transport = await openTransport(server, {
     token: options.token,
     verbose: options.verbose,
     fetch,
     retryForMs: 'retryForMs' in options ? options.retryForMs : undefined,
+    onReconnecting: ({ code, delayMs, leftMs }) => {
+      reconnected = true;
+      reporter.line(retryingLine(`WebSocket closed, code ${code}`, delayMs, leftMs));
+    },
+  });
+  let transportClosed = false;
+  void transport.closed.then(() => {
+    transportClosed = true;
   });
   const client = new McpClient({
     transport,
@@ -80,7 +97,16 @@ export async function openSession(
     await close().catch(() => undefined);
     throw error;
   }
-  return { client, journal, reporter, server, controller, close };
+  return {
+    client,
+    journal,
+    reporter,
+    server,
+    controller,
+    transportClosed: () => transportClosed,
+    reconnected: () => reconnected,
+    close,
+  };
 }
 
 /** The `--verbose` line that says which era and version the run speaks. */

@@ -7,31 +7,20 @@ import {
   onAbort,
   ProtocolError,
 } from '@mcp-tasks/protocol';
-import { isTaskStoreError, type StepRecord, type TaskOperations, type TaskRecord } from '@mcp-tasks/task-store';
+import { isTaskStoreError, type StepRecord, type TaskRecord } from '@mcp-tasks/task-store';
 import { issuedInputKeys } from '@mcp-tasks/task-store/transitions';
-import type { CallAbort } from './callAbort.js';
 import { directAnswer, runEnd, shuttingDown, whileInGrace } from './callAnswers.js';
 import { DeferredTask, type DeferredTaskDeps } from './deferredTask.js';
 import { type DropTaskDeps, dropTask } from './dropTask.js';
 import { DurableCall } from './durableCall.js';
 import { JsonInterner } from './jsonInterner.js';
-import type { JsonObject } from './jsonRpc.js';
 import { OutcomeWriter } from './outcomeWriter.js';
 import { type RunningTool, RunningTools } from './runningTools.js';
-import { isTaskAbort, TaskAbortError } from './taskAbort.js';
+import { TaskAbortError } from './taskAbort.js';
 import type { RunEnd } from './taskExecutor.js';
 import { taskLimitError } from './taskLimitError.js';
-import { detachRequest, type InputChannel, type ToolContext } from './toolContext.js';
-import {
-  completeToolResult,
-  exceptionMessage,
-  returnedOutcome,
-  runTool,
-  type ToolOutcome,
-  thrownOutcome,
-  toolErrorResult,
-  toolOutcome,
-} from './toolInvocation.js';
+import { detachRequest } from './toolContext.js';
+import { returnedOutcome, runTool, type ToolOutcome, thrownOutcome, toolOutcome } from './toolInvocation.js';
 import { newTaskShape, type SupervisorOptions, type ToolLaunch } from './toolLaunch.js';
 import type { RegisteredTool } from './toolRegistry.js';
 

@@ -12,14 +12,9 @@ import {
   RetryableError,
   type ToolContext,
 } from '../src/index.js';
-import { deferred, expectCreateTask, Loopback } from './harness.js';
+import { ASK, deferred, expectCreateTask, Loopback } from './harness.js';
 
 const OWNER = '\u0000anonymous';
-const ASK = {
-  message: 'Approve?',
-  requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } },
-};
-
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

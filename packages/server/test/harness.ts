@@ -8,6 +8,12 @@ export const BASE_CAPS = { sampling: {}, elicitation: {}, roots: { listChanged: 
 export const EXT_CAPS = { ...BASE_CAPS, extensions: { [TASKS_EXTENSION_ID]: {} } };
 export const TASKS_ONLY = { extensions: { [TASKS_EXTENSION_ID]: {} } };
 
+/** The yes/no elicitation the durable-execution tests ask (and park). */
+export const ASK = {
+  message: 'Approve?',
+  requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } },
+};
+
 let nextId = 1;
 
 /** Builds a request message with a valid 2026-07-28 `_meta`. */

@@ -1,4 +1,5 @@
 /** The statements of durable execution (claiming, step results) for one table; see `statementsFor`. */
+import { ownerIs } from './ownerIs.js';
 
 const TERMINAL = `('completed', 'failed', 'cancelled')`;
 const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
@@ -56,7 +57,7 @@ export function durableStatements(
     // Only the lease holder's current run (attempt) of a live task writes; a recorded name returns the stored step
     // (first write wins). A fresh step is listed in the task's record too (clients see it), announced like any write.
     recordStep: `WITH task AS (
-        SELECT task_id FROM ${table} WHERE task_id = $1 AND owner = $2 AND status NOT IN ${TERMINAL}
+        SELECT task_id FROM ${table} WHERE task_id = $1 AND ${ownerIs('owner', '$2')} AND status NOT IN ${TERMINAL}
           AND record #>> '{lease,worker}' = $3 AND coalesce((record #>> '{execution,attempt}')::integer, 0) = $5::integer),
       existing AS (
         SELECT s.name, s.attempt, s.result::text AS result, s.completed_at FROM ${steps} s JOIN task USING (task_id)
@@ -84,6 +85,6 @@ export function durableStatements(
           WHEN (SELECT bytes FROM total) + $6::integer > $8::bigint THEN 'too_large' ELSE 'raced' END, NULL, NULL, NULL, NULL, NULL
         WHERE NOT EXISTS (SELECT 1 FROM inserted) AND NOT EXISTS (SELECT 1 FROM existing)`,
     steps: `SELECT s.name, s.attempt, s.result::text AS result, s.completed_at
-      FROM ${steps} s JOIN ${table} t USING (task_id) WHERE s.task_id = $1 AND t.owner = $2 ORDER BY s.seq`,
+      FROM ${steps} s JOIN ${table} t USING (task_id) WHERE s.task_id = $1 AND ${ownerIs('t.owner', '$2')} ORDER BY s.seq`,
   };
 }

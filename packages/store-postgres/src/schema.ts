@@ -1,4 +1,5 @@
 import { durableMigration, durableStatements } from './durableStatements.js';
+import { ownerIs } from './ownerIs.js';
 
 /** The terminal statuses as SQL: a row in one of them is never written again. */
 const TERMINAL = `('completed', 'failed', 'cancelled')`;
@@ -92,11 +93,11 @@ export function statementsFor(table: string): Statements {
         WHERE owner = $1 AND status IN ${TERMINAL} AND (deadline IS NULL OR deadline > ${NOW_MS})
         ORDER BY seq DESC OFFSET $2)`,
     lockOwner: `SELECT pg_advisory_xact_lock(hashtext('${table}'), hashtext($1))`,
-    get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND owner = $2`,
+    get: `SELECT record::text AS record FROM ${table} WHERE task_id = $1 AND ${ownerIs('owner', '$2')}`,
     // Coalesced gets ($1 ids, $2 owners): the primary key's index finds the rows, the caller matches each exact
     // (id, owner) pair; the owner condition keeps most other owners' records off the wire.
     getBatch: `SELECT task_id, owner, record::text AS record FROM ${table}
-      WHERE task_id = ANY($1::text[]) AND owner = ANY($2::text[])`,
+      WHERE task_id = ANY($1::text[]) AND ${ownerIs('owner', 'ANY($2::text[])')}`,
     // Keyset pages in creation order ($1 owner, $2 now in epoch ms, $3 limit; listAfter: $4/$5 the last position).
     list: `${listFrom(table)} ORDER BY ${CREATED_AT}, task_id COLLATE "C" LIMIT $3`,
     listAfter: `${listFrom(table)} AND (${CREATED_AT}, task_id COLLATE "C") > ($4::text COLLATE "C", $5::text COLLATE "C")
@@ -129,7 +130,7 @@ function swapOf(table: string, condition: string, notifyUpdate: string): string 
   return `WITH written AS (
         UPDATE ${table} SET version = $4, status = $5, deadline = $6, lease_until = $7, runnable_at = $8,
           record = $9::jsonb, seq = nextval('${table}_seq')
-        WHERE task_id = $1 AND owner = $2 AND version = $3 AND status NOT IN ${TERMINAL}${condition}
+        WHERE task_id = $1 AND ${ownerIs('owner', '$2')} AND version = $3 AND status NOT IN ${TERMINAL}${condition}
         RETURNING task_id, owner, version, seq)
       SELECT ${notifyUpdate} FROM written`;
 }

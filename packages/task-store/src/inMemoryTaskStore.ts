@@ -8,7 +8,6 @@ import {
   type DurableTaskStore,
   type RecordStepInput,
   type RecordStepResult,
-  runnableAt,
   type StepRecord,
 } from './durableTaskStore.js';
 import { defaultTimers, ExpiryScheduler } from './expiryScheduler.js';

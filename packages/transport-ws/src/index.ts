@@ -18,6 +18,7 @@ export {
   type WebSocketClientOptions,
   type WebSocketConstructor,
   type WebSocketLike,
+  type WebSocketReconnectAttempt,
   type WebSocketReconnectOptions,
 } from './webSocketClientOptions.js';
 export { WebSocketClientTransport } from './webSocketClientTransport.js';

@@ -47,6 +47,26 @@ export interface WebSocketReconnectOptions {
   readonly giveUpAfterMs?: number;
   /** Which requests survive a reconnect. @default methods in {@link IDEMPOTENT_METHODS} */
   readonly isIdempotent?: (request: TransportRequest) => boolean;
+  /**
+   * Called before each reconnect attempt, once its wait is known: to tell a person the connection was lost and is
+   * being retried. `leftMs` is the time left under `giveUpAfterMs` (`Infinity` without it). Not called for a close
+   * that is not retried; `onClose` reports the end of the transport.
+   */
+  readonly onReconnecting?: (attempt: WebSocketReconnectAttempt) => void;
+}
+
+/** What {@link WebSocketReconnectOptions.onReconnecting} is told before a reconnect attempt. */
+export interface WebSocketReconnectAttempt {
+  /** 1 for the first attempt after a close. */
+  readonly attempt: number;
+  /** The wait before this attempt. */
+  readonly delayMs: number;
+  /** Time left to reconnect after this wait (`giveUpAfterMs`), or `Infinity`. */
+  readonly leftMs: number;
+  /** The close code of the socket that was lost. */
+  readonly code: number;
+  /** Its close reason (often empty). */
+  readonly reason: string;
 }
 
 /** Read-only methods re-sent after a reconnect by default. */

@@ -183,8 +183,9 @@ export class WebSocketClientTransport implements ClientTransport {
     const giveUpAt = Date.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
     for (let attempt = 0; attempt < (options.maxAttempts ?? 5) && Date.now() < giveUpAt; attempt++) {
       const ceiling = Math.min(options.maxDelayMs ?? 5000, initial * 2 ** attempt);
+      const delay = Math.max(0, Math.min(ceiling * (0.5 + Math.random() / 2), giveUpAt - Date.now()));
+      options.onReconnecting?.({ attempt: attempt + 1, delayMs: delay, leftMs: giveUpAt - Date.now(), code, reason });
       await new Promise<void>((resolve) => {
-        const delay = Math.min(ceiling * (0.5 + Math.random() / 2), giveUpAt - Date.now());
         const timer = setTimeout(resolve, delay);
         this.#cancelWait = () => {
           clearTimeout(timer);
@@ -216,9 +217,10 @@ export class WebSocketClientTransport implements ClientTransport {
     this.#finished = true;
     this.#state = 'closed';
     const error = new TransportError('closed', `The WebSocket closed (code ${code})`);
+    // Settled first, as close() does: whoever sees a request fail already sees the transport closed for good.
+    this.#close.settle({ initiator: 'remote', error });
     this.#pending.failAll(error);
     this.#peer.abortAll(error);
-    this.#close.settle({ initiator: 'remote', error });
     this.#options.onClose?.(code, reason);
     this.#resolveFinished();
   }

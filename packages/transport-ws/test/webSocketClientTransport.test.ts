@@ -1,7 +1,11 @@
 import type { MessageHandler, TransportRequest } from '@mcp-tasks/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { connectWebSocket } from '../src/connectWebSocket.js';
-import { DEFAULT_CLOSE_TIMEOUT_MS, type WebSocketConstructor } from '../src/webSocketClientOptions.js';
+import {
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  type WebSocketConstructor,
+  type WebSocketReconnectAttempt,
+} from '../src/webSocketClientOptions.js';
 import { WebSocketClientTransport } from '../src/webSocketClientTransport.js';
 import { WebSocketServerTransport } from '../src/webSocketServerTransport.js';
 import { fakeHandler } from './fakeHandler.js';
@@ -137,8 +141,9 @@ describe('WebSocketClientTransport reconnect', () => {
     const first = parking();
     const server = await WebSocketServerTransport.listen(first.handler);
     const codes: number[] = [];
+    const attempts: WebSocketReconnectAttempt[] = [];
     const c = await client(server.url, {
-      reconnect: { initialDelayMs: 1, maxAttempts: 2 },
+      reconnect: { initialDelayMs: 1, maxAttempts: 2, onReconnecting: (attempt) => attempts.push(attempt) },
       onClose: (code) => codes.push(code),
     });
     const get = expect(c.request(req('g', 'tasks/get'))).rejects.toMatchObject({ code: 'closed' });
@@ -146,6 +151,12 @@ describe('WebSocketClientTransport reconnect', () => {
     await server.close();
     await get;
     expect(codes).toEqual([1001]);
+    // Told before each attempt, with the close that started them; no time budget, so nothing bounds what is left.
+    expect(attempts.map(({ attempt, code, leftMs }) => ({ attempt, code, leftMs }))).toEqual([
+      { attempt: 1, code: 1001, leftMs: Number.POSITIVE_INFINITY },
+      { attempt: 2, code: 1001, leftMs: Number.POSITIVE_INFINITY },
+    ]);
+    expect(attempts.every(({ delayMs }) => delayMs >= 0 && delayMs <= 2)).toBe(true);
     await expect(c.request(req('h', 'tasks/get'))).rejects.toMatchObject({ code: 'closed' });
   });
   it('giveUpAfterMs bounds reconnecting by time: unlimited attempts stop once the budget since the close is spent', async () => {

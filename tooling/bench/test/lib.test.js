@@ -68,6 +68,14 @@ describe('report', () => {
     assert.match(table[3], /\*\*no\*\*/);
   });
 
+  it('decides no ratio goal on a baseline that fell, and says so', () => {
+    const fell = { ...paired, ratio: summarize([8.5]), baselineFell: { from: 6_500, to: 466 } };
+    assert.equal(goalMet(fell), undefined);
+    assert.match(markdownTable([fell]).split('\n')[2], /\| \*\*void\*\*: the baseline fell from 6\.5k to 466 \|/);
+    // A goal on ours alone does not depend on the baseline.
+    assert.equal(goalMet({ ...fell, ours: summarize([900]), goal: { on: 'ours', max: 1024 } }), true);
+  });
+
   it('shows the cores each side kept busy next to its CPU per operation', () => {
     const row = {
       ...paired,
@@ -114,14 +122,14 @@ describe('warmUpUntilSteady', () => {
   it('stops once two runs in a row are no more than 3 % faster than the best before them', async () => {
     // 22k, then 21k (a dip is not progress), 25k and 29k reset the count, 29.5k and 28k are flat.
     const { calls, warmUp } = runner([22_000, 21_000, 25_000, 29_000, 29_500, 28_000, 40_000]);
-    assert.equal(await warmUpUntilSteady(warmUp, 'ours', 10), 6);
+    assert.deepEqual(await warmUpUntilSteady(warmUp, 'ours', 10), { runs: 6, best: 29_500 });
     assert.deepEqual(new Set(calls), new Set(['ours']));
   });
 
   it('runs at least three times and at most maxRuns', async () => {
-    assert.equal(await warmUpUntilSteady(runner([5, 5, 5, 5]).warmUp, 'ours', 10), 3);
-    assert.equal(await warmUpUntilSteady(runner([1, 2, 4, 8, 16, 32]).warmUp, 'ours', 4), 4);
-    assert.equal(await warmUpUntilSteady(runner([1]).warmUp, 'ours', 1), 1);
+    assert.equal((await warmUpUntilSteady(runner([5, 5, 5, 5]).warmUp, 'ours', 10)).runs, 3);
+    assert.equal((await warmUpUntilSteady(runner([1, 2, 4, 8, 16, 32]).warmUp, 'ours', 4)).runs, 4);
+    assert.equal((await warmUpUntilSteady(runner([1]).warmUp, 'ours', 1)).runs, 1);
   });
 });
 
@@ -135,6 +143,17 @@ describe('pairedRuns', () => {
     assert.equal(result.cores.ours.median, 1);
     assert.equal(result.cores.baseline.median, 1.125);
     assert.equal(result.cpuRatio.median, 11.25);
+  });
+
+  it('says when the baseline fell below half its best run, warm-ups included', async () => {
+    // pgbench's script as it collapsed: 6.5k tps warming up, then 500 in every repetition.
+    const warmUp = async (side) => (side === 'baseline' ? 6_500 : 4_000);
+    const measure = async (side) => ({ rate: side === 'baseline' ? 500 : 4_000 });
+    const fell = await pairedRuns({ reps: 3, warmUp, maxWarmUps: 3, measure });
+    assert.deepEqual(fell.baselineFell, { from: 6_500, to: 500 });
+    assert.deepEqual(fell.warmUpRuns, { baseline: 3, ours: 3 });
+    const steady = await pairedRuns({ reps: 3, warmUp, maxWarmUps: 3, measure: async () => ({ rate: 5_000 }) });
+    assert.equal(steady.baselineFell, undefined);
   });
 
   it('has no CPU figures for a side that reports none', async () => {

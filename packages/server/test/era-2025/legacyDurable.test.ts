@@ -15,14 +15,9 @@ import {
 import { InMemoryTaskStore } from '@mcp-tasks/task-store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ExecutionEvent, McpServer, type ToolContext } from '../../src/index.js';
-import { deferred, Loopback } from '../harness.js';
+import { ASK, deferred, Loopback } from '../harness.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
-const ASK = {
-  message: 'Approve?',
-  requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } },
-};
-
 /** A server-to-client request the test answers when it chooses. */
 interface Held {
   readonly message: OutboundRequest;
@@ -173,6 +168,21 @@ async function parked(store: InMemoryTaskStore, owner: string, taskId: string, e
   });
 }
 
+/**
+ * A task of the durable `approve` tool started on `worker-a` and parked at its question: with `principal`, that
+ * user's (who owns it); without, the session's.
+ */
+async function parkedTask(options: { principal?: string; args?: Record<string, unknown> } = {}) {
+  const store = sharedStore();
+  const a = instance('worker-a', store);
+  const client = new Client2025(a.server, options.principal);
+  await client.connect();
+  const taskId = await client.start(options.args);
+  const owner = options.principal === undefined ? `\u0000session:${client.session.id}` : `user:${options.principal}`;
+  await parked(store, owner, taskId);
+  return { store, a, client, taskId };
+}
+
 /** An unauthenticated client's task whose question (never parked) waits in the client's session. */
 async function askedWithoutPark() {
   const store = sharedStore();
@@ -188,13 +198,7 @@ const ACCEPT = (ok: boolean) => ({ action: 'accept', content: { ok } });
 
 describe('durable tools in 2025-11-25 sessions', () => {
   it('L-T11: parks the question; the late answer to the original request (no principal: the session owns it) wakes it', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store);
-    const client = new Client2025(a.server);
-    await client.connect();
-    const taskId = await client.start();
-    const owner = `\u0000session:${client.session.id}`;
-    await parked(store, owner, taskId);
+    const { a, client, taskId } = await parkedTask();
     expect(a.events).toContainEqual({ type: 'parked', taskId, attempt: 1 });
     const [question] = client.session.held;
     expect(question?.message).toMatchObject({
@@ -212,12 +216,7 @@ describe('durable tools in 2025-11-25 sessions', () => {
   });
 
   it('L-T12: after every instance restarted, tasks/result in a new session asks the stored questions and completes the task', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store);
-    const first = new Client2025(a.server, 'alice');
-    await first.connect();
-    const taskId = await first.start({ twice: true });
-    await parked(store, 'user:alice', taskId);
+    const { store, a, client: first, taskId } = await parkedTask({ principal: 'alice', args: { twice: true } });
     await a.server.close({ graceMs: 100 });
     const b = instance('worker-b', store);
     const client = new Client2025(b.server, 'alice');
@@ -245,13 +244,8 @@ describe('durable tools in 2025-11-25 sessions', () => {
   });
 
   it('a 2026-era tasks/update of the same principal answers the parked question', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store);
+    const { store, client, taskId } = await parkedTask({ principal: 'alice' });
     const b = instance('worker-b', store);
-    const client = new Client2025(a.server, 'alice');
-    await client.connect();
-    const taskId = await client.start();
-    await parked(store, 'user:alice', taskId);
     const modern = new Loopback(b.server, { principal: 'alice' });
     const asked = await modern.waitForTask(taskId, (task) => task.status === 'input_required');
     const [key] = Object.keys(asked.inputRequests as object);
@@ -286,12 +280,7 @@ describe('durable tools in 2025-11-25 sessions', () => {
   });
 
   it('a tasks/result in the session that holds the parked question does not ask it again', async () => {
-    const store = sharedStore();
-    const a = instance('worker-a', store);
-    const client = new Client2025(a.server);
-    await client.connect();
-    const taskId = await client.start();
-    await parked(store, `\u0000session:${client.session.id}`, taskId);
+    const { client, taskId } = await parkedTask();
     const waiting = client.ok('tasks/result', { taskId });
     expect(await client.ok('tasks/get', { taskId })).toMatchObject({ status: 'input_required' });
     expect(client.session.held).toHaveLength(1);

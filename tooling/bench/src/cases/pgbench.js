@@ -97,7 +97,10 @@ const COMPLETED = JSON.stringify({
 /**
  * The statements `PostgresTaskStore` sends for create → complete: the insert, then the conditional update with its
  * notification, on condition of the version and the creation time (`swapSameTask`, the write of `update` from the
- * record the store remembered).
+ * record the store remembered). The owner condition has the store's shape (`ownerIs`): written `owner = 'pgbench'`,
+ * a literal the statistics did not know yet (the table's last ANALYZE saw only the store's tasks), the planner read
+ * the update's row through the owner index, past every pgbench task before it, and pgbench fell from 6–7k tps to
+ * 400–500 tps within a few runs. That was the collapsed baseline of the full run of 2026-11-29 08:05.
  */
 function createCompleteScript(table) {
   const id = `'pgbench-' || :client_id || '-' || :n`;
@@ -107,7 +110,7 @@ INSERT INTO ${table} (task_id, owner, version, status, deadline, lease_until, re
 WITH written AS (
   UPDATE ${table} SET version = 2, status = 'completed', deadline = NULL, lease_until = NULL,
     record = '${COMPLETED}'::jsonb, seq = nextval('${table}_seq')
-  WHERE task_id = ${id} AND owner = 'pgbench' AND version = 1 AND status NOT IN ('completed', 'failed', 'cancelled')
+  WHERE task_id = ${id} AND (owner = 'pgbench') IS TRUE AND version = 1 AND status NOT IN ('completed', 'failed', 'cancelled')
     AND record->>'createdAt' = '2026-01-01T00:00:00.000Z'
   RETURNING task_id, owner, version, seq)
 SELECT pg_notify('${table}_pgbench', json_build_array('u', seq, version, 'pgbench'::text, task_id, owner, NULL)::text)

@@ -4,11 +4,13 @@ import { summarize } from './stats.js';
 const STILL_WARMING = 1.03;
 /** How many warm-up runs in a row must be no faster than the best before them. */
 const FLAT_RUNS = 2;
+/** A baseline whose measured median is below this share of its best run fell during the row (see `baselineFell`). */
+const FELL = 0.5;
 
 /**
  * Runs `warmUp(side)` (one short load, resolving with its rate) until the side stops getting faster: until
  * {@link FLAT_RUNS} runs in a row are no more than 3 % faster than the best run before them, and at most `maxRuns`
- * runs. Returns how many ran. Why not a fixed time: a Node server's JIT and heap take seconds to settle (ours went
+ * runs. Resolves with how many ran and the best rate. Why not a fixed time: a Node server's JIT and heap take seconds to settle (ours went
  * from 22k to 31k `tasks/get`/s over its first 10 s, the raw echo from 31k to 40k), and a fixed one-second warm-up
  * left the first repetitions measuring the compiler rather than the server.
  */
@@ -23,7 +25,7 @@ export async function warmUpUntilSteady(warmUp, side, maxRuns) {
     best = Math.max(best, rate);
     if (flat >= FLAT_RUNS) break;
   }
-  return runs;
+  return { runs, best };
 }
 
 /**
@@ -35,10 +37,13 @@ export async function warmUpUntilSteady(warmUp, side, maxRuns) {
  * rate: how many cores the side kept busy) summarize each side's runs that reported CPU; `cpuRatio` is the median
  * of the per-repetition ratios baseline CPU / ours CPU per operation (how many times less work ours did per
  * operation: the figure goals are decided on, since unlike throughput it hardly moves with the machine's load);
- * `warmUpRuns` says how many warm-up runs each side took.
+ * `warmUpRuns` says how many warm-up runs each side took. `baselineFell` (`{ from, to }`, else absent) says the
+ * baseline's median fell below half its best run, warm-ups included: the baseline did not measure what it measured
+ * at first (a pgbench script collapsed this way, from 6–7k to 400–500 tps, when the planner began reading its rows
+ * through the wrong index), so the row decides no goal.
  */
 export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
-  const warmUpRuns = {
+  const warmedUp = {
     baseline: await warmUpUntilSteady(warmUp, 'baseline', maxWarmUps),
     ours: await warmUpUntilSteady(warmUp, 'ours', maxWarmUps),
   };
@@ -60,14 +65,17 @@ export async function pairedRuns({ reps, warmUp, maxWarmUps = 1, measure }) {
   // CPU time over wall time. Above 1 the side ran on more than one core (V8's helper threads), which throughput
   // rewards and CPU per operation does not show.
   const cores = (run) => (run.cpuPerOp === undefined ? undefined : (run.cpuPerOp * run.rate) / 1e6);
+  const baseline = summarize(runs.baseline.map((run) => run.rate));
+  const baselineBest = Math.max(warmedUp.baseline.best, baseline.max);
   return {
     ours: summarize(runs.ours.map((run) => run.rate)),
-    baseline: summarize(runs.baseline.map((run) => run.rate)),
+    baseline,
+    ...(baseline.median < FELL * baselineBest ? { baselineFell: { from: baselineBest, to: baseline.median } } : {}),
     ratio: summarize(ratios),
     cpuPerOp: { ours: summaryOf('ours', cpu), baseline: summaryOf('baseline', cpu) },
     cpuRatio: cpuRatios.length === 0 ? undefined : summarize(cpuRatios),
     cores: { ours: summaryOf('ours', cores), baseline: summaryOf('baseline', cores) },
     extra: { ours: runs.ours, baseline: runs.baseline },
-    warmUpRuns,
+    warmUpRuns: { baseline: warmedUp.baseline.runs, ours: warmedUp.ours.runs },
   };
 }

@@ -37,14 +37,26 @@ function goalValue(row) {
   return row.goal.on === 'ours' || row.ratio === undefined ? row.ours.median : row.ratio.median;
 }
 
-/** Whether a row met its goal; undefined when it has none. Goals apply to the ratio when there is a baseline. */
+/**
+ * Whether a row met its goal; undefined when it has none, or when its baseline fell during the row (`baselineFell`:
+ * the ratio compares with a baseline that no longer measured what it did at first). Goals apply to the ratio when
+ * there is a baseline.
+ */
 export function goalMet(row) {
-  if (row.goal === undefined) return undefined;
+  if (row.goal === undefined || (row.baselineFell !== undefined && row.goal.on !== 'ours')) return undefined;
   const value = goalValue(row);
   if (row.goal.min !== undefined && !(value >= row.goal.min)) return false;
   if (row.goal.max !== undefined && !(value <= row.goal.max)) return false;
   if (row.goal.check !== undefined && !row.goal.check) return false;
   return true;
+}
+
+function metText(row, met) {
+  if (met !== undefined) return met ? 'yes' : '**no**';
+  const fell = row.baselineFell;
+  return fell === undefined || row.goal === undefined
+    ? ''
+    : `**void**: the baseline fell from ${FORMATS.rate(fell.from)} to ${FORMATS.rate(fell.to)}`;
 }
 
 function goalText(goal) {
@@ -87,7 +99,7 @@ export function markdownTable(rows) {
     lines.push(
       `| ${row.title} | ${row.variant} | ${cell(row.ours, row.format)}${unit} | ${cell(row.baseline, row.format)} | ${
         row.ratio ? cell(row.ratio, 'ratio') : '—'
-      } | ${goalText(row.goal)} | ${met === undefined ? '' : met ? 'yes' : '**no**'} | ${cpu} | ${
+      } | ${goalText(row.goal)} | ${metText(row, met)} | ${cpu} | ${
         row.cpuRatio ? cell(row.cpuRatio, 'ratio') : '—'
       } | ${loadText(row.load)} | ${row.note ?? ''} |`,
     );
