@@ -1,4 +1,4 @@
-import type { InputRequest } from '@mcp-tasks/protocol';
+import { ErrorCode, type InputRequest, ProtocolError } from '@mcp-tasks/protocol';
 import type { TaskOperations, TaskRecord } from '@mcp-tasks/task-store';
 import { checkInputAnswers } from '../inputAnswers.js';
 import type { JsonObject } from '../jsonRpc.js';
@@ -50,40 +50,68 @@ export interface StoredQuestionsDeps {
   readonly streams?: LegacyResultStreams | undefined;
 }
 
+/** What {@link relayStoredQuestions} returns. */
+export interface StoredQuestionsRelay {
+  /**
+   * Aborts when the `tasks/result`'s own signal does (with its reason), or when the client refused a relayed
+   * question or answered it malformed (with a `-32603` naming the question): wait on this instead.
+   */
+  readonly signal: AbortSignal;
+  /** Ends the relay (the requests still unanswered are abandoned); call it when the `tasks/result` ends. */
+  stop(): void;
+}
+
 /**
  * While a `tasks/result` of a durable 2025-era task waits, sends the task's open questions as the store holds them
  * to the client through `ask` (that request's own stream, or the session): those of a parked task, and each one a
  * later run asks, on whichever instance it runs. Each question goes once per `tasks/result`, and none the client
- * already holds as a request of its session here. A refused or malformed answer leaves the question open. Call the
- * returned function when the `tasks/result` ends.
+ * already holds as a request of its session here. A refused or malformed answer leaves the question open and ends
+ * the wait (`signal`): the client learns at once instead of waiting for an answer it will not give, and its next
+ * `tasks/result` asks again.
  */
 export function relayStoredQuestions(
   deps: StoredQuestionsDeps,
   record: TaskRecord,
   ask: LegacyPeerAsk,
   signal: AbortSignal,
-): () => void {
+): StoredQuestionsRelay {
   const { ops, streams } = deps;
   const { owner, taskId } = record;
   const sent = new Set<string>();
   // Ends the requests still unanswered when the `tasks/result` ends, however it ends.
   const local = new AbortController();
-  const follow = () => local.abort(signal.reason);
+  // Ends the wait: the `tasks/result`'s signal, or a question the client would not answer.
+  const wait = new AbortController();
+  const follow = () => {
+    local.abort(signal.reason);
+    wait.abort(signal.reason);
+  };
   signal.addEventListener('abort', follow, { once: true });
+  const refused = (method: string, error: unknown) => {
+    if (local.signal.aborted) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `The client did not answer ${method} of task ${taskId}: ${reason}; the task still waits for it (call tasks/result again to be asked again)`;
+    wait.abort(new ProtocolError(ErrorCode.InternalError, message));
+  };
   const relay = (current: TaskRecord) => {
     for (const [key, request] of Object.entries(current.inputRequests)) {
       if (sent.has(key) || streams?.isPending(taskId, key) === true) continue;
       sent.add(key);
-      relayQuestion({ ops, owner, taskId, key }, request, ask, local.signal).catch(() => undefined);
+      relayQuestion({ ops, owner, taskId, key }, request, ask, local.signal).catch((error: unknown) =>
+        refused(request.method, error),
+      );
     }
   };
   const off = ops.listen(owner, taskId, (event) => {
     if (event.type !== 'expired') relay(event.record);
   });
   relay(record);
-  return () => {
-    off();
-    signal.removeEventListener('abort', follow);
-    local.abort(new Error('tasks/result ended'));
+  return {
+    signal: wait.signal,
+    stop: () => {
+      off();
+      signal.removeEventListener('abort', follow);
+      local.abort(new Error('tasks/result ended'));
+    },
   };
 }

@@ -61,7 +61,8 @@ export class LegacyTaskMethods {
    * the task's questions go there while this call waits. A durable task's open questions are read from the store
    * and sent through `ask` (else `session`), and the answers resolved into the store: this is how a parked task is
    * answered from any instance, and how the questions of its later runs reach the client (see
-   * `relayStoredQuestions`).
+   * `relayStoredQuestions`). A client that refuses such a question, or answers it malformed, gets `-32603` naming
+   * it; the task keeps waiting, and the next `tasks/result` asks again.
    */
   async result(
     owner: string,
@@ -76,16 +77,16 @@ export class LegacyTaskMethods {
     const durable = record.execution !== undefined;
     const stream = durable ? (ask ?? session) : ask;
     const release = stream === undefined ? undefined : this.#streams?.hold(taskId, stream, signal);
-    const stopRelay =
+    const relay =
       durable && stream !== undefined
         ? relayStoredQuestions({ ops: this.#ops, streams: this.#streams }, record, stream, signal)
         : undefined;
     let ended: TaskRecord | undefined;
     try {
-      ended = await this.#ops.waitForEnd(owner, taskId, signal);
+      ended = await this.#ops.waitForEnd(owner, taskId, relay?.signal ?? signal);
     } finally {
       release?.();
-      stopRelay?.();
+      relay?.stop();
     }
     if (ended === undefined) throw notFound(taskId);
     switch (ended.status) {

@@ -243,6 +243,33 @@ describe('durable tools in 2025-11-25 sessions', () => {
     expect(await client.ok('tasks/get', { taskId })).toMatchObject({ status: 'completed' });
   });
 
+  it('a question refused through tasks/result ends that call with -32603; the next tasks/result asks again', async () => {
+    const { store, a, taskId } = await parkedTask({ principal: 'alice' });
+    // On another instance: here the first session still holds the question as its own request (not sent again).
+    await a.server.close({ graceMs: 100 });
+    const client = new Client2025(instance('worker-b', store).server, 'alice');
+    await client.connect();
+    const refusing = client.ok('tasks/result', { taskId }, true);
+    await vi.waitFor(() => expect(client.onStream).toHaveLength(1));
+    client.onStream.splice(0)[0]?.refuse();
+    const refused = await refusing.then(
+      () => undefined,
+      (error: Error) => JSON.parse(error.message),
+    );
+    expect(refused).toMatchObject({
+      error: {
+        code: -32603,
+        message: expect.stringMatching(/did not answer elicitation\/create of task .*User declined to answer/),
+      },
+    });
+    // Still parked, with its question open.
+    expect(Object.keys((await store.get('user:alice', taskId))?.inputRequests ?? {})).toHaveLength(1);
+    const waiting = client.ok('tasks/result', { taskId }, true);
+    await vi.waitFor(() => expect(client.onStream).toHaveLength(1));
+    client.onStream[0]?.answer(ACCEPT(true));
+    expect(await waiting).toMatchObject({ content: [{ text: 'true undefined' }] });
+  });
+
   it('a 2026-era tasks/update of the same principal answers the parked question', async () => {
     const { store, client, taskId } = await parkedTask({ principal: 'alice' });
     const b = instance('worker-b', store);

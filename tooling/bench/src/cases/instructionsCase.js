@@ -16,7 +16,9 @@ const GREET = { warmup: 1_000, requests: 300 };
 
 /**
  * Each HTTP server next to its baseline, as `pnpm bench` pairs them. An echo baseline (`echo: true`) answers the
- * exact result ours gives, so both write a body of the same size.
+ * exact result ours gives, so both write a body of the same size. `goal`: the `tasks/get` goals against an echo
+ * are decided here, on the count, which one run settles (by CPU they read 0.84× and 0.79× in two runs of the same
+ * code); the greet goals stay by CPU, since the SDKs' garbage collection runs on helper threads this count omits.
  */
 export const INSTRUCTION_PAIRS = [
   {
@@ -26,6 +28,7 @@ export const INSTRUCTION_PAIRS = [
     echo: true,
     request: tasksGetRequest,
     counts: TASKS_GET,
+    goal: { min: 0.8 },
   },
   {
     what: 'HTTP tasks/get, fetch core on @hono/node-server',
@@ -34,6 +37,7 @@ export const INSTRUCTION_PAIRS = [
     echo: true,
     request: tasksGetRequest,
     counts: TASKS_GET,
+    goal: { min: 0.8 },
   },
   { what: 'tools/call greet vs SDK v2', ours: 'oursHttp', baseline: 'sdkGreet', request: greetRequest, counts: GREET },
   {
@@ -89,6 +93,7 @@ export async function instructionsCase(ctx) {
       ours: summarize([Math.round(ours)]),
       baseline: summarize([Math.round(baseline)]),
       ratio: summarize([baseline / ours]),
+      goal: pair.goal,
       note: `ratio: baseline / ours; ${pair.counts.requests} requests counted after ${pair.counts.warmup}, one connection`,
     });
     ctx.progress(rows.at(-1));
