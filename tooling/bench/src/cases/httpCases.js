@@ -89,8 +89,8 @@ const oursTasksGet = (server, label) => ({
 });
 
 /**
- * Why the `tasks/get` rows against an echo carry no goal of their own: two full runs of the same code read 0.84× and
- * 0.79× by CPU at 10 connections, on either side of the 0.8× line, so CPU could not decide it. Both servers run on
+ * Why the `tasks/get` rows against an echo carry no goal of their own: three full runs of the same code read 0.84×,
+ * 0.79× and 0.94× by CPU at 10 connections, on either side of the 0.8× line, so CPU could not decide it. Both servers run on
  * their main thread alone here (cores 0.99–1.00 each), so its instruction count, which does not move from run to
  * run, is the whole of the work.
  */
