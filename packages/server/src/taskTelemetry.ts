@@ -12,6 +12,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { CallAbort } from './callAbort.js';
 import type { ExecutionEvent } from './durableCall.js';
 import type { JsonObject } from './jsonRpc.js';
 import { TaskAbortError } from './taskAbort.js';
@@ -96,7 +97,9 @@ export class TaskTelemetry {
     if (attempt === undefined || attempt > 1) this.metrics?.rerun(tool);
     const tracer = this.#tracer;
     if (tracer === undefined) return;
-    this.#end(record.taskId, 'superseded');
+    // The run before, if its release has not reached us yet: why it stopped (handed back, parked…) if it says.
+    const before = this.#spans.get(record.taskId)?.run;
+    this.#end(record.taskId, (before === undefined ? undefined : abortKindOf(before)) ?? 'superseded');
     const stored = spanContextFromMeta(record.requestMeta);
     const links: Link[] = stored === undefined ? [] : [{ context: stored }];
     const attributes: Attributes = { [A.taskId]: record.taskId, [A.tool]: tool, [A.worker]: this.#workerId };
@@ -280,4 +283,9 @@ export function withTelemetry(
     telemetry.onEvent(event);
     onEvent(event);
   };
+}
+
+/** The kind of a run's abort, when the run is a call aborted for one of the runtime's reasons. */
+function abortKindOf(run: object): string | undefined {
+  return run instanceof CallAbort && run.reason instanceof TaskAbortError ? run.reason.kind : undefined;
 }

@@ -3,12 +3,13 @@
  * asks for input, is parked by one instance, resumed by another (two servers on one store) and completes.
  */
 
-import { InMemoryTaskStore } from '@mcp-tasks/task-store';
+import { InMemoryTaskStore, type TaskRecord } from '@mcp-tasks/task-store';
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CallAbort } from '../src/callAbort.js';
 import {
   TELEMETRY_ATTRIBUTES as A,
   McpServer,
@@ -196,6 +197,28 @@ describe('a retried step', () => {
     expect(uploads[0]?.events.map((event) => event.name)).toEqual(['exception']);
     expect(named(finished, 'task publish run').attributes).toMatchObject({ [A.attempt]: 2, [A.status]: 'completed' });
     expect(sumOf(await points('mcp.task.reruns'), { [A.tool]: 'publish' })).toBe(1);
+  });
+});
+
+describe('a run that starts before the release of the run before it reached telemetry', () => {
+  it("ends the task span with that run's abort (handed back), not as superseded", () => {
+    const { spans, options } = telemetry();
+    const hooks = TaskTelemetry.create(options, 'worker-a');
+    const first = new CallAbort();
+    const requestMeta = hooks?.taskCreating('t-1', { name: 'publish' }, undefined, first) ?? {};
+    // The first run handed its task back (its call aborted so), and another run claimed it before its release.
+    first.abort(new TaskAbortError('handed_back', 'Handed back'));
+    const record = {
+      taskId: 't-1',
+      status: 'working',
+      requestMeta,
+      execution: { attempt: 2 },
+    } as unknown as TaskRecord;
+    hooks?.runStarting(record, new CallAbort());
+    expect(named(spans.getFinishedSpans(), 'task publish').attributes[A.ended]).toBe('handed_back');
+    // The late release of the first run ends nothing more.
+    hooks?.runEnded('t-1', first, 'publish', first.reason);
+    expect(spans.getFinishedSpans().map((span) => span.name)).toEqual(['task publish']);
   });
 });
 
