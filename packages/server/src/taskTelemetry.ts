@@ -15,7 +15,7 @@ import {
 import { CallAbort } from './callAbort.js';
 import type { ExecutionEvent } from './durableCall.js';
 import type { JsonObject } from './jsonRpc.js';
-import { TaskAbortError } from './taskAbort.js';
+import { isTaskAbort, type TaskAbortKind } from './taskAbort.js';
 import { TELEMETRY_ATTRIBUTES as A, TaskMetrics, toolOf } from './taskMetrics.js';
 import type { TelemetryOptions } from './telemetryOptions.js';
 import { contextWithParent, formatTraceparent, spanContextFromMeta } from './traceContext.js';
@@ -99,7 +99,7 @@ export class TaskTelemetry {
     if (tracer === undefined) return;
     // The run before, if its release has not reached us yet: why it stopped (handed back, parked…) if it says.
     const before = this.#spans.get(record.taskId)?.run;
-    this.#end(record.taskId, (before === undefined ? undefined : abortKindOf(before)) ?? 'superseded');
+    this.#end(record.taskId, abortKindOf(before instanceof CallAbort ? before.reason : undefined) ?? 'superseded');
     const stored = spanContextFromMeta(record.requestMeta);
     const links: Link[] = stored === undefined ? [] : [{ context: stored }];
     const attributes: Attributes = { [A.taskId]: record.taskId, [A.tool]: tool, [A.worker]: this.#workerId };
@@ -120,7 +120,7 @@ export class TaskTelemetry {
    * reason, if any. Its span, still open when the task parked, was handed back, lost or left, ends saying why.
    */
   runEnded(taskId: string, run: object, tool: string, reason: unknown): void {
-    const kind = reason instanceof TaskAbortError ? reason.kind : undefined;
+    const kind = abortKindOf(reason);
     if (kind === 'lease_lost') this.metrics?.leaseLost(tool);
     if (this.#spans.get(taskId)?.run === run) this.#end(taskId, kind ?? 'released');
   }
@@ -285,7 +285,7 @@ export function withTelemetry(
   };
 }
 
-/** The kind of a run's abort, when the run is a call aborted for one of the runtime's reasons. */
-function abortKindOf(run: object): string | undefined {
-  return run instanceof CallAbort && run.reason instanceof TaskAbortError ? run.reason.kind : undefined;
+/** The kind of an abort `reason`, when it is one of the runtime's (handed back, parked, lease lost…). */
+function abortKindOf(reason: unknown): TaskAbortKind | undefined {
+  return isTaskAbort(reason) ? reason.kind : undefined;
 }

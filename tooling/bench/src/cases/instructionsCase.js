@@ -17,8 +17,9 @@ const GREET = { warmup: 1_000, requests: 300 };
 /**
  * Each HTTP server next to its baseline, as `pnpm bench` pairs them. An echo baseline (`echo: true`) answers the
  * exact result ours gives, so both write a body of the same size. `goal`: the `tasks/get` goals against an echo
- * are decided here, on the count, which one run settles (by CPU the node:http one read 0.84×, 0.79× and 0.94× in three runs
- * of the same code); the greet goals stay by CPU, since the SDKs' garbage collection runs on helper threads this count omits.
+ * are decided here, on the count, which one run settles (by CPU the node:http one read 0.84×, 0.79× and 0.94× in
+ * three runs of the same code); the greet goals stay by CPU, since the SDKs' garbage collection runs on helper
+ * threads this count omits.
  */
 export const INSTRUCTION_PAIRS = [
   {

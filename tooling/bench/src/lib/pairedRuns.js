@@ -10,9 +10,9 @@ const FELL = 0.5;
 /**
  * Runs `warmUp(side)` (one short load, resolving with its rate) until the side stops getting faster: until
  * {@link FLAT_RUNS} runs in a row are no more than 3 % faster than the best run before them, and at most `maxRuns`
- * runs. Resolves with how many ran and the best rate. Why not a fixed time: a Node server's JIT and heap take seconds to settle (ours went
- * from 22k to 31k `tasks/get`/s over its first 10 s, the raw echo from 31k to 40k), and a fixed one-second warm-up
- * left the first repetitions measuring the compiler rather than the server.
+ * runs. Resolves with how many ran and the best rate. Why not a fixed time: a Node server's JIT and heap take
+ * seconds to settle (ours went from 22k to 31k `tasks/get`/s over its first 10 s, the raw echo from 31k to 40k), and
+ * a fixed one-second warm-up left the first repetitions measuring the compiler rather than the server.
  */
 export async function warmUpUntilSteady(warmUp, side, maxRuns) {
   let best = 0;
